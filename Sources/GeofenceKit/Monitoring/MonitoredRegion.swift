@@ -1,0 +1,15 @@
+/// A region as a monitor evaluates it: a dense identifier, compiled geometry and notify flags.
+public struct MonitoredRegion: Sendable {
+    /// The region's index in the run's region table; names are resolved at the edges.
+    public var id: Int32
+    public var geometry: RegionGeometry
+    public var notifyOnEntry: Bool
+    public var notifyOnExit: Bool
+
+    public init(id: Int32, geometry: RegionGeometry, notifyOnEntry: Bool = true, notifyOnExit: Bool = true) {
+        self.id = id
+        self.geometry = geometry
+        self.notifyOnEntry = notifyOnEntry
+        self.notifyOnExit = notifyOnExit
+    }
+}

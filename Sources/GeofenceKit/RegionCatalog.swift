@@ -1,0 +1,53 @@
+/// The regions of a region file, and which of them each device monitors.
+///
+/// A region without a `devices` list is monitored by every device; one with a list only by those devices.
+/// Either way a device registers its regions in file order, so the slot limit cuts off the same regions
+/// on every run.
+public struct RegionCatalog: Sendable {
+    public let regions: [Region]
+    private let compiled: [MonitoredRegion]
+    private let everyDevice: [Int32]
+    private let byDevice: [String: [Int32]]
+
+    public init(regions: [Region]) {
+        self.regions = regions
+        var everyDevice: [Int32] = []
+        var byDevice: [String: [Int32]] = [:]
+        for (index, region) in regions.enumerated() {
+            if let devices = region.devices {
+                for device in Set(devices) { byDevice[device, default: []].append(Int32(index)) }
+            } else {
+                everyDevice.append(Int32(index))
+            }
+        }
+        self.everyDevice = everyDevice
+        self.byDevice = byDevice
+        compiled = regions.enumerated().map { index, region in
+            MonitoredRegion(
+                id: Int32(index), geometry: region.geometry, notifyOnEntry: region.notifyOnEntry,
+                notifyOnExit: region.notifyOnExit)
+        }
+    }
+
+    public var identifiers: [String] { regions.map(\.id) }
+
+    /// The regions `device` monitors, in file order.
+    public func regions(forDevice device: String) -> [MonitoredRegion] {
+        guard let own = byDevice[device] else { return everyDevice.map { compiled[Int($0)] } }
+        // Both lists are ascending: merge them to keep file order.
+        var merged: [MonitoredRegion] = []
+        merged.reserveCapacity(own.count + everyDevice.count)
+        var i = 0
+        var j = 0
+        while i < own.count || j < everyDevice.count {
+            if j == everyDevice.count || (i < own.count && own[i] < everyDevice[j]) {
+                merged.append(compiled[Int(own[i])])
+                i += 1
+            } else {
+                merged.append(compiled[Int(everyDevice[j])])
+                j += 1
+            }
+        }
+        return merged
+    }
+}

@@ -1,0 +1,82 @@
+import GeofenceKit
+
+/// Encodes events as NDJSON lines, the format of `--events` and the webhook bodies.
+///
+/// `{"device":"bus-17","region":"taipei-main","event":"enter","time":"2026-11-21T08:00:42Z","lat":25.0478,"lon":121.517}`
+/// — `state` events add `"inside"`; `failed` events carry `"code"` and `"reason"` instead of a position.
+/// Names are JSON-escaped once and cached, since the same devices and regions recur.
+public struct EventEncoder: Sendable {
+    private let deviceNames: DeviceNames
+    private let regionNames: RegionNames
+    private var deviceCache: [[UInt8]?] = []
+    private var regionCache: [[UInt8]?] = []
+
+    public init(deviceNames: DeviceNames, regionNames: RegionNames) {
+        self.deviceNames = deviceNames
+        self.regionNames = regionNames
+    }
+
+    /// Appends one event as a line (with its newline) to `output`.
+    public mutating func encode(_ event: GeofenceEvent, into output: inout [UInt8]) {
+        output.append(contentsOf: #"{"device":"#.utf8)
+        output.append(contentsOf: cachedName(event.device, in: &deviceCache) { deviceNames.name(of: $0) })
+        output.append(contentsOf: #","region":"#.utf8)
+        output.append(contentsOf: cachedName(event.region, in: &regionCache) { regionNames.name(of: $0) })
+        output.append(contentsOf: #","event":""#.utf8)
+        output.append(contentsOf: event.kind.description.utf8)
+        output.append(UInt8(ascii: "\""))
+        switch event.kind {
+        case .failed:
+            output.append(contentsOf: #","code":"#.utf8)
+            output.append(contentsOf: String(event.code).utf8)
+            output.append(contentsOf: #","reason":""#.utf8)
+            output.append(contentsOf: (event.failure?.description ?? "unknown").utf8)
+            output.append(contentsOf: #"","time":""#.utf8)
+            output.append(contentsOf: event.time.iso8601.utf8)
+            output.append(contentsOf: "\"}\n".utf8)
+            return
+        case .state:
+            output.append(contentsOf: (event.inside ? #","inside":true"# : #","inside":false"#).utf8)
+        case .enter, .exit, .dwell:
+            break
+        }
+        output.append(contentsOf: #","time":""#.utf8)
+        output.append(contentsOf: event.time.iso8601.utf8)
+        output.append(contentsOf: #"","lat":"#.utf8)
+        output.append(contentsOf: event.latitude.description.utf8)
+        output.append(contentsOf: #","lon":"#.utf8)
+        output.append(contentsOf: event.longitude.description.utf8)
+        output.append(contentsOf: "}\n".utf8)
+    }
+
+    private func cachedName(_ index: Int32, in cache: inout [[UInt8]?], name: (Int32) -> String) -> [UInt8] {
+        let i = Int(index)
+        if i < cache.count, let bytes = cache[i] { return bytes }
+        if i >= cache.count { cache.append(contentsOf: repeatElement(nil, count: i + 1 - cache.count)) }
+        let bytes = Self.quoted(name(index))
+        cache[i] = bytes
+        return bytes
+    }
+
+    /// A JSON string literal, quotes included.
+    static func quoted(_ text: String) -> [UInt8] {
+        var bytes: [UInt8] = [UInt8(ascii: "\"")]
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
+            case UInt8(ascii: "\n"): bytes.append(contentsOf: #"\n"#.utf8)
+            case UInt8(ascii: "\r"): bytes.append(contentsOf: #"\r"#.utf8)
+            case UInt8(ascii: "\t"): bytes.append(contentsOf: #"\t"#.utf8)
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: #"\u00"#.utf8)
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0xF)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+        return bytes
+    }
+}

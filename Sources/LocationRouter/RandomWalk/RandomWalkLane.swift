@@ -1,0 +1,81 @@
+import Foundation
+import GeofenceKit
+
+/// The walk of one shard's devices: fills ``LocationBatch``es time step by time step.
+///
+/// Devices in the lane are `first, first + stride, …`; each step moves every device once, in device order, so
+/// a device's samples are in time order and a batch holds the same instant for up to `capacity` devices.
+public struct RandomWalkLane: Sendable {
+    private let plan: RandomWalkPlan
+    private let devices: [Int32]
+    private var latitude: [Double] = []
+    private var longitude: [Double] = []
+    private var heading: [Double] = []
+    private var stepLength: [Double] = []
+    private var rng: [SplitMix64] = []
+    private var step = 0
+    private var cursor = 0
+    private let steps: Int
+    private let headingNoise: Double
+    private let areaRadius: Double
+
+    public init(plan: RandomWalkPlan, first: Int, stride: Int) {
+        self.plan = plan
+        let configuration = plan.configuration
+        devices = Swift.stride(from: first, to: configuration.devices, by: stride).map { Int32($0) }
+        steps = configuration.samplesPerDevice
+        // Uniform noise with the configured standard deviation: √3·σ·√dt bounds a uniform of variance σ²·dt.
+        headingNoise = configuration.headingNoise * .pi / 180 * (3 * configuration.interval).squareRoot()
+        areaRadius = configuration.areaRadius
+        for device in devices {
+            let start = plan.start(ofDevice: device)
+            latitude.append(start.latitude)
+            longitude.append(start.longitude)
+            heading.append(start.heading)
+            stepLength.append(start.speed * configuration.interval)
+            rng.append(plan.walkGenerator(ofDevice: device))
+        }
+    }
+
+    /// The simulated time of the step the next sample belongs to.
+    public var nextTime: Timestamp {
+        plan.configuration.start.adding(seconds: Double(step) * plan.configuration.interval)
+    }
+
+    public var isFinished: Bool { step >= steps || devices.isEmpty }
+
+    /// Appends up to `capacity - batch.count` samples to `batch`; returns `false` once the walk is over.
+    public mutating func fill(_ batch: inout LocationBatch, capacity: Int) -> Bool {
+        let configuration = plan.configuration
+        let center = configuration.center
+        while !isFinished && batch.count < capacity {
+            let time = configuration.start.adding(seconds: Double(step) * configuration.interval)
+            while cursor < devices.count && batch.count < capacity {
+                let i = cursor
+                if step > 0 { advance(i, towards: center) }
+                batch.append(device: devices[i], latitude: latitude[i], longitude: longitude[i], time: time)
+                cursor += 1
+            }
+            if cursor == devices.count {
+                cursor = 0
+                step += 1
+            }
+        }
+        return !isFinished || batch.count > 0
+    }
+
+    /// Moves device `i` by one step: turn by seeded noise, and head back towards the centre when outside the area.
+    @inline(__always)
+    private mutating func advance(_ i: Int, towards center: Coordinate) {
+        var h = heading[i] + headingNoise * (2 * rng[i].unit() - 1)
+        let north = (latitude[i] - center.latitude) * plan.metresPerDegreeLatitude
+        let east = (longitude[i] - center.longitude) * plan.metresPerDegreeLongitude
+        if north * north + east * east > areaRadius * areaRadius {
+            h = atan2(-east, -north)
+        }
+        heading[i] = h
+        let step = stepLength[i]
+        (latitude[i], longitude[i]) = plan.moved(
+            latitude[i], longitude[i], north: step * cos(h), east: step * sin(h))
+    }
+}

@@ -1,0 +1,59 @@
+import GeofenceKit
+
+extension RunReport {
+    /// The JSON report (`--report`): one object, keys in a fixed order, as INTERFACES.md lists them.
+    public var json: String {
+        func number(_ value: Double) -> String {
+            value.isFinite ? String(format3(value)) : "null"
+        }
+        func object(_ pairs: [(String, String)]) -> String {
+            "{" + pairs.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+        }
+        let eventCounts = EventKind.allCases.map { ($0.description, String(events[$0.description] ?? 0)) }
+        let rejectedCounts = SampleRejection.allCases.map { ($0.rawValue, String(rejected[$0.rawValue] ?? 0)) }
+        let latency = latencyMilliseconds.map { ($0.name, number($0.value)) }
+        let errors = inputErrors.map { error in
+            object(
+                [("file", error.file.map(quoted) ?? "null"), ("line", error.line.map(String.init) ?? "null"),
+                 ("column", error.column.map(String.init) ?? "null"), ("message", quoted(error.field.map { "\($0): \(error.message)" } ?? error.message))])
+        }
+        return object([
+            ("devices", String(devices)),
+            ("regions", String(regions)),
+            ("monitoredRegions", String(monitoredRegions)),
+            ("samples", String(samples)),
+            ("updates", String(updates)),
+            ("wallSeconds", number(wallSeconds)),
+            ("simulatedSeconds", number(simulatedSeconds)),
+            ("updatesPerSecond", number(updatesPerSecond.rounded())),
+            ("eventsPerSecond", number(eventsPerSecond.rounded())),
+            ("events", object(eventCounts)),
+            ("eventsEmitted", String(eventsEmitted)),
+            ("notificationsDelivered", String(notificationsDelivered)),
+            ("dropped", String(dropped)),
+            ("rejected", object(rejectedCounts)),
+            ("inputErrors", "[" + errors.joined(separator: ",") + "]"),
+            ("latencyMs", object(latency)),
+            ("peakResidentBytes", String(peakResidentBytes)),
+            ("backPressureWaits", String(backPressureWaits)),
+            ("peakBatchesInFlight", String(peakBatchesInFlight)),
+            ("batchCapacity", String(batchCapacity)),
+            ("shards", String(shards)),
+            ("profile", quoted(profile)),
+            ("seed", String(seed)),
+            ("version", quoted(version)),
+        ]) + "\n"
+    }
+}
+
+/// A JSON string literal.
+private func quoted(_ text: String) -> String {
+    String(decoding: EventEncoder.quoted(text), as: UTF8.self)
+}
+
+/// A number with at most three decimals, without a trailing `.0` on whole numbers.
+private func format3(_ value: Double) -> String {
+    let rounded = (value * 1000).rounded() / 1000
+    if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
+    return String(rounded)
+}

@@ -1,0 +1,50 @@
+import GeofenceKit
+
+/// The outcome of a run: what was evaluated, what happened, how fast, and proof that nothing was lost.
+public struct RunReport: Sendable {
+    /// Devices that sent at least one sample.
+    public var devices: Int
+    /// Regions defined (in the region file, or generated for all devices).
+    public var regions: Int
+    /// Region registrations in use over all devices.
+    public var monitoredRegions: Int
+    /// Samples that reached the source's output, and samples evaluated by the monitors.
+    public var samples: Int
+    public var updates: Int
+    public var wallSeconds: Double
+    /// The span of sample times (last − first).
+    public var simulatedSeconds: Double
+    /// Events by kind name.
+    public var events: [String: Int]
+    public var eventsEmitted: Int
+    public var notificationsDelivered: Int
+    /// Events emitted but not delivered: always 0, reported so that users can check it.
+    public var dropped: Int
+    /// Samples refused, by reason.
+    public var rejected: [String: Int]
+    /// The first input errors, with their lines.
+    public var inputErrors: [InputError]
+    public var latency: LatencyHistogram
+    public var peakResidentBytes: Int
+    public var shards: Int
+    public var profile: String
+    public var seed: UInt64
+    /// How often back-pressure held a producer back (source → monitors, monitors → dispatcher).
+    public var backPressureWaits: Int
+    /// The most batches that were in flight at once (summed over the hops), and the most the credits allow:
+    /// memory is bounded because the first never exceeds the second.
+    public var peakBatchesInFlight: Int
+    public var batchCapacity: Int
+    public var version: String
+
+    public var updatesPerSecond: Double { wallSeconds > 0 ? Double(updates) / wallSeconds : 0 }
+    public var eventsPerSecond: Double { wallSeconds > 0 ? Double(eventsEmitted) / wallSeconds : 0 }
+    public var rejectedTotal: Int { rejected.values.reduce(0, +) }
+
+    /// Latency percentiles in milliseconds, in report order.
+    public var latencyMilliseconds: [(name: String, value: Double)] {
+        [("p50", 0.5), ("p90", 0.9), ("p99", 0.99), ("p999", 0.999)].map {
+            ($0.0, Double(latency.quantile($0.1)) / 1e6)
+        } + [("max", Double(latency.maximum) / 1e6)]
+    }
+}

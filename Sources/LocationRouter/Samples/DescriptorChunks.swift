@@ -1,0 +1,54 @@
+import Foundation
+
+/// Reads a file descriptor on a thread of its own and hands its bytes over in chunks.
+///
+/// Reading standard input blocks for as long as the writer is silent; doing it on a dedicated thread keeps the
+/// cooperative pool free for the monitors, so events of samples already read are dispatched meanwhile. At most
+/// `depth` chunks wait unconsumed: the reader stops reading until the consumer calls ``consumed()``.
+final class DescriptorChunks: Sendable {
+    let stream: AsyncThrowingStream<[UInt8], any Error>
+    private let permits: DispatchSemaphore
+
+    init(descriptor: Int32, name: String, chunkSize: Int = 1 << 18, depth: Int = 4) {
+        // Created at 0 and signalled up to `depth`: libdispatch traps when a semaphore is released with a
+        // value below the one it was created with, which happens here whenever the reader stops early.
+        let permits = DispatchSemaphore(value: 0)
+        for _ in 0..<depth { permits.signal() }
+        let (stream, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
+        self.stream = stream
+        self.permits = permits
+        let thread = Thread {
+            while true {
+                permits.wait()
+                var chunk = [UInt8](repeating: 0, count: chunkSize)
+                let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, chunkSize) }
+                if count < 0 {
+                    if errno == EINTR {
+                        permits.signal()
+                        continue
+                    }
+                    continuation.finish(throwing: InputReadError(name: name, message: String(cString: strerror(errno))))
+                    return
+                }
+                if count == 0 {
+                    continuation.finish()
+                    return
+                }
+                chunk.removeSubrange(count...)
+                if case .terminated = continuation.yield(chunk) { return }
+            }
+        }
+        thread.name = "location-router reader"
+        thread.start()
+    }
+
+    /// Lets the reader read one more chunk.
+    func consumed() { permits.signal() }
+}
+
+/// An input that could not be read (the CLI exits 66).
+public struct InputReadError: Error, Sendable, CustomStringConvertible {
+    public var name: String
+    public var message: String
+    public var description: String { "\(name): \(message)" }
+}

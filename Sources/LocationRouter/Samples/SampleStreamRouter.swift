@@ -1,0 +1,140 @@
+import GeofenceKit
+
+/// Turns a byte stream of samples into per-shard ``LocationBatch``es: splits lines, decodes them, interns
+/// device names, rejects what is invalid (counting it by reason and naming the line), and routes each device
+/// to its shard.
+///
+/// A batch is sent when it is full and, so that slow live streams are not held back, at the end of every chunk
+/// the reader hands over (a chunk is whatever one `read` returned). Memory is bounded: a few chunks, one line of at most `maxLineLength` bytes, and one
+/// batch per shard (each at most one chunk's lines).
+struct SampleStreamRouter {
+    private let input: SampleInput
+    private let shardCount: Int
+    private let batchSize: Int
+    private var pacer: Pacer
+    private var format: SampleFormat?
+    private var csvHeader: CSVSampleHeader?
+    private var deviceIndex: [String: Int32] = [:]
+    private var lastTime: [Int64] = []
+    private var batches: [LocationBatch]
+    private var summary = SourceSummary()
+    private var lineNumber = 0
+    private static let maxKeptErrors = 20
+
+    init(input: SampleInput, shardCount: Int, batchSize: Int, pace: Pace) {
+        self.input = input
+        self.shardCount = shardCount
+        self.batchSize = batchSize
+        pacer = Pacer(pace: pace)
+        format = input.format
+        batches = Array(repeating: LocationBatch(capacity: batchSize), count: shardCount)
+    }
+
+    typealias Send = (LocationBatch, Int) async throws -> Void
+
+    mutating func run(send: Send) async throws -> SourceSummary {
+        let chunks = DescriptorChunks(descriptor: input.descriptor, name: input.name)
+        var splitter = LineSplitter(maxLineLength: input.maxLineLength)
+        for try await chunk in chunks.stream {
+            let pieces = splitter.lines(in: chunk)
+            chunks.consumed()
+            try await take(pieces, send: send)
+            try await flush(send: send)
+        }
+        try await take(splitter.finish(), send: send)
+        try await flush(send: send)
+        return summary
+    }
+
+    private mutating func take(_ pieces: [LineSplitter.Piece], send: Send) async throws {
+        for piece in pieces {
+            switch piece {
+            case .line(let line, let number):
+                try await take(line, number: number, send: send)
+            case .tooLong(let number):
+                try reject(.lineTooLong, InputError("line is longer than \(input.maxLineLength) bytes", line: number))
+            }
+        }
+    }
+
+    /// Decodes one line (without its newline) and queues the sample for its shard.
+    private mutating func take(_ line: ArraySlice<UInt8>, number: Int, send: Send) async throws {
+        lineNumber = number
+        if SampleDecoder.isBlank(line) { return }
+        let format = format ?? SampleFormat.detect(firstLine: line)
+        self.format = format
+        let sample: LocationSample
+        do {
+            switch format {
+            case .ndjson:
+                sample = try SampleDecoder.decodeNDJSON(line: line, lineNumber: lineNumber)
+            case .csv:
+                guard let header = csvHeader else {
+                    do {
+                        csvHeader = try CSVSampleHeader(line: line, lineNumber: lineNumber)
+                    } catch {
+                        // Without a header no line can be read: this is fatal whatever the policy.
+                        throw BadInputError(reason: error.reason, error: error.error.in(file: input.name))
+                    }
+                    return
+                }
+                sample = try SampleDecoder.decodeCSV(line: line, header: header, lineNumber: lineNumber)
+            }
+        } catch let error as SampleDecodingError {
+            try reject(error.reason, error.error)
+            return
+        }
+        if let shard = try route(sample), batches[shard].count >= batchSize { try await dispatch(shard: shard, via: send) }
+    }
+
+    /// Queues a sample for its device's shard; returns the shard, or `nil` when the sample is rejected.
+    private mutating func route(_ sample: LocationSample) throws -> Int? {
+        let device: Int32
+        if let known = deviceIndex[sample.device] {
+            device = known
+        } else {
+            device = input.registry.append(sample.device)
+            deviceIndex[sample.device] = device
+            lastTime.append(.min)
+        }
+        let time = sample.time.microseconds
+        guard time >= lastTime[Int(device)] else {
+            try reject(
+                .outOfOrder,
+                InputError(
+                    "\(sample.time.iso8601) is older than the previous sample of device \"\(sample.device)\" (\(Timestamp(microseconds: lastTime[Int(device)]).iso8601))",
+                    line: lineNumber, field: "time"))
+            return nil
+        }
+        lastTime[Int(device)] = time
+        let shard = Int(device) % shardCount
+        batches[shard].append(
+            device: device, latitude: sample.coordinate.latitude, longitude: sample.coordinate.longitude,
+            time: sample.time)
+        return shard
+    }
+
+    /// Counts a rejected line and reports it; under `failOnBadInput` it ends the run.
+    private mutating func reject(_ reason: SampleRejection, _ error: InputError) throws {
+        let error = error.in(file: input.name)
+        if input.failOnBadInput { throw BadInputError(reason: reason, error: error) }
+        summary.rejected[reason, default: 0] += 1
+        if summary.inputErrors.count < Self.maxKeptErrors { summary.inputErrors.append(error) }
+        input.onRejection?(error)
+    }
+
+    /// Sends every non-empty batch.
+    private mutating func flush(send: Send) async throws {
+        for shard in batches.indices where !batches[shard].isEmpty {
+            try await dispatch(shard: shard, via: send)
+        }
+    }
+
+    private mutating func dispatch(shard: Int, via send: Send) async throws {
+        let batch = batches[shard]
+        batches[shard] = LocationBatch(capacity: batchSize)
+        try await pacer.wait(until: batch.times[0])
+        summary.noteTimes(of: batch)
+        try await send(batch, shard)
+    }
+}

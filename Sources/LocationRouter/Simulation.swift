@@ -1,0 +1,156 @@
+import GeofenceKit
+
+/// A whole run: source → monitors → dispatcher, wired with batches, shards and credits, drained to the end.
+///
+/// ```
+/// source ──LocationBatch──▶ RegionMonitor ×N ──EventBatch──▶ NotificationDispatcher ──▶ sink
+///        ◀──────────────── credits ───────────────────────
+/// ```
+public struct Simulation: Sendable {
+    public var configuration: SimulationConfiguration
+    /// Where events go; `nil` counts them without writing them anywhere.
+    public var sink: (any EventSink)?
+    /// Counters to watch while the run goes on.
+    public var progress: PipelineProgress?
+
+    public init(configuration: SimulationConfiguration, sink: (any EventSink)?, progress: PipelineProgress? = nil) {
+        self.configuration = configuration
+        self.sink = sink
+        self.progress = progress
+    }
+
+    private enum StageResult: Sendable {
+        case source(SourceSummary)
+        case monitors([ShardSummary])
+        case dispatcher(DispatchSummary)
+    }
+
+    /// Runs until the source is exhausted and every stage has drained.
+    /// - Throws: the first error of any stage (an invalid input line under `failOnBadInput`, a sink error);
+    ///   the other stages are cancelled.
+    public func run() async throws -> RunReport {
+        let started = MonotonicClock.now()
+        let configuration = configuration
+        let shardCount = max(1, configuration.shards)
+        let wiring = Wiring(configuration: configuration)
+
+        let inputs = (0..<shardCount).map { _ in AsyncStream<LocationBatch>.makeStream() }
+        let inputCredits = (0..<shardCount).map { _ in CreditGate(capacity: max(1, configuration.creditsPerShard)) }
+        let (events, eventOutput) = AsyncStream<EventBatch>.makeStream()
+        let eventCredits = CreditGate(capacity: max(1, configuration.creditsPerShard) * shardCount)
+
+        let source = LocationSource(
+            kind: wiring.source, outputs: inputs.map(\.continuation), credits: inputCredits,
+            batchSize: configuration.batchSize, pace: configuration.pace)
+        let monitors = (0..<shardCount).map { _ in
+            RegionMonitor(
+                state: MonitorState(settings: configuration.settings, stride: shardCount, regions: wiring.lookup),
+                progress: progress)
+        }
+        let dispatcher = NotificationDispatcher(
+            sink: sink, encoder: EventEncoder(deviceNames: wiring.deviceNames, regionNames: wiring.regionNames),
+            flushThreshold: configuration.eventBufferBytes)
+
+        var sourceSummary = SourceSummary()
+        var shardSummaries: [ShardSummary] = []
+        var dispatchSummary = DispatchSummary()
+        try await withThrowingTaskGroup(of: StageResult.self) { group in
+            group.addTask { .dispatcher(try await dispatcher.run(events, credits: eventCredits)) }
+            group.addTask {
+                defer { eventOutput.finish() }
+                return .monitors(
+                    try await withThrowingTaskGroup(of: ShardSummary.self) { shards in
+                        for (shard, monitor) in monitors.enumerated() {
+                            shards.addTask {
+                                try await monitor.run(
+                                    inputs[shard].stream, inputCredits: inputCredits[shard], output: eventOutput,
+                                    outputCredits: eventCredits)
+                            }
+                        }
+                        return try await shards.reduce(into: []) { $0.append($1) }
+                    })
+            }
+            group.addTask { .source(try await source.run()) }
+            for try await result in group {
+                switch result {
+                case .source(let summary): sourceSummary = summary
+                case .monitors(let summaries): shardSummaries = summaries
+                case .dispatcher(let summary): dispatchSummary = summary
+                }
+            }
+        }
+
+        let wall = Double(MonotonicClock.now() - started) / 1e9
+        var rejected = Dictionary(uniqueKeysWithValues: sourceSummary.rejected.map { ($0.key.rawValue, $0.value) })
+        let outOfOrder = shardSummaries.reduce(0) { $0 + $1.outOfOrder }
+        if outOfOrder > 0 { rejected[SampleRejection.outOfOrder.rawValue, default: 0] += outOfOrder }
+        let emitted = shardSummaries.reduce(0) { $0 + $1.events }
+        return RunReport(
+            devices: shardSummaries.reduce(0) { $0 + $1.devices },
+            regions: wiring.regionCount(devices: shardSummaries.reduce(0) { $0 + $1.devices }),
+            monitoredRegions: shardSummaries.reduce(0) { $0 + $1.monitoredRegions },
+            samples: sourceSummary.samples,
+            updates: shardSummaries.reduce(0) { $0 + $1.evaluated },
+            wallSeconds: wall,
+            simulatedSeconds: sourceSummary.lastTime >= sourceSummary.firstTime
+                ? Double(sourceSummary.lastTime - sourceSummary.firstTime) / 1e6 : 0,
+            events: Dictionary(
+                uniqueKeysWithValues: EventKind.allCases.map { ($0.description, dispatchSummary.countsByKind[$0.rawValue]) }),
+            eventsEmitted: emitted,
+            notificationsDelivered: dispatchSummary.delivered,
+            dropped: emitted - dispatchSummary.delivered,
+            rejected: rejected,
+            inputErrors: sourceSummary.inputErrors,
+            latency: dispatchSummary.latency,
+            peakResidentBytes: ProcessMemory.peakResidentBytes(),
+            shards: shardCount,
+            profile: configuration.profile,
+            seed: configuration.seed,
+            backPressureWaits: inputCredits.reduce(0) { $0 + $1.waitCount } + eventCredits.waitCount,
+            peakBatchesInFlight: inputCredits.reduce(0) { $0 + $1.peakInFlight } + eventCredits.peakInFlight,
+            batchCapacity: inputCredits.reduce(0) { $0 + $1.capacity } + eventCredits.capacity,
+            version: LocationRouterVersion.current)
+    }
+}
+
+/// How the configured source and regions turn into names and region lookups.
+private struct Wiring: Sendable {
+    let source: SourceKind
+    let deviceNames: DeviceNames
+    let regionNames: RegionNames
+    let lookup: MonitorState.RegionLookup
+    private let definedRegions: Int?
+    private let perDevice: Int
+
+    init(configuration: SimulationConfiguration) {
+        let catalog = configuration.regions.map { RegionCatalog(regions: $0) }
+        definedRegions = catalog?.regions.count
+        switch configuration.source {
+        case .randomWalk(var walk):
+            if catalog != nil { walk.regions.perDevice = 0 }
+            let plan = RandomWalkPlan(configuration: walk, seed: configuration.seed)
+            source = .randomWalk(plan)
+            deviceNames = .generated
+            perDevice = walk.regions.perDevice
+            if let catalog {
+                regionNames = .listed(catalog.identifiers)
+                lookup = { catalog.regions(forDevice: DeviceNames.generated.name(of: $0)) }
+            } else {
+                regionNames = .generated(perDevice: max(1, walk.regions.perDevice))
+                lookup = { plan.regions(ofDevice: $0) }
+            }
+        case .samples(var input):
+            let registry = DeviceRegistry()
+            input.registry = registry
+            source = .samples(input)
+            deviceNames = .registry(registry)
+            perDevice = 0
+            let catalog = catalog ?? RegionCatalog(regions: [])
+            regionNames = .listed(catalog.identifiers)
+            lookup = { catalog.regions(forDevice: registry.name(of: $0)) }
+        }
+    }
+
+    /// Regions defined: the region file's, or those generated for the devices that took part.
+    func regionCount(devices: Int) -> Int { definedRegions ?? devices * perDevice }
+}

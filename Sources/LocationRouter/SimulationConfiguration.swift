@@ -1,0 +1,46 @@
+import Foundation
+import GeofenceKit
+
+/// Everything a run needs, independent of how it was described (config file, flags, or code).
+public struct SimulationConfiguration: Sendable {
+    public enum Source: Sendable {
+        case randomWalk(RandomWalkConfiguration)
+        case samples(SampleInput)
+    }
+
+    public var source: Source
+    /// Regions from a region file; `nil` means the random walk generates regions for each device.
+    public var regions: [Region]?
+    public var settings: MonitorSettings
+    /// The profile's name, for the report.
+    public var profile: String
+    public var seed: UInt64
+    /// Monitor shards; each is an actor that owns a fixed subset of the devices.
+    public var shards: Int
+    /// Samples per batch on every hop.
+    public var batchSize: Int
+    /// Batches in flight per shard (source → monitor) and per shard towards the dispatcher.
+    public var creditsPerShard: Int
+    public var pace: Pace
+    /// Encoded events the dispatcher buffers before it writes them to the sink.
+    public var eventBufferBytes = 1 << 16
+
+    public init(
+        source: Source, regions: [Region]? = nil, settings: MonitorSettings = .exact, profile: String = "exact",
+        seed: UInt64 = 42, shards: Int = SimulationConfiguration.defaultShardCount, batchSize: Int = 1024,
+        creditsPerShard: Int = 4, pace: Pace = .max
+    ) {
+        self.source = source
+        self.regions = regions
+        self.settings = settings
+        self.profile = profile
+        self.seed = seed
+        self.shards = shards
+        self.batchSize = batchSize
+        self.creditsPerShard = creditsPerShard
+        self.pace = pace
+    }
+
+    /// One shard per active core.
+    public static var defaultShardCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+}

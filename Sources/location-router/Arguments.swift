@@ -1,0 +1,55 @@
+/// A hand-written reader of command-line arguments in swift-argument-parser's conventions:
+/// `--name value`, `--name=value`, boolean flags, and positional arguments.
+struct Arguments {
+    private var tokens: [String]
+    private var positionals: [String] = []
+
+    init(_ tokens: [String]) {
+        self.tokens = tokens
+    }
+
+    /// Removes a boolean flag (any of `names`); true when it was present.
+    mutating func flag(_ names: String...) -> Bool {
+        let before = tokens.count
+        tokens.removeAll { names.contains($0) }
+        return tokens.count != before
+    }
+
+    /// Removes `--name value` or `--name=value` and returns the value (the last one when repeated).
+    mutating func option(_ name: String) throws(CommandError) -> String? {
+        var value: String?
+        var i = 0
+        while i < tokens.count {
+            if tokens[i] == name {
+                guard i + 1 < tokens.count, !tokens[i + 1].hasPrefix("--") || tokens[i + 1] == "-" else {
+                    throw .usage("Missing value for '\(name) <value>'")
+                }
+                value = tokens[i + 1]
+                tokens.removeSubrange(i...(i + 1))
+            } else if tokens[i].hasPrefix(name + "=") {
+                value = String(tokens[i].dropFirst(name.count + 1))
+                tokens.remove(at: i)
+            } else {
+                i += 1
+            }
+        }
+        return value
+    }
+
+    /// What remains once every known option is taken: positional arguments. An unknown option is an error.
+    mutating func remaining() throws(CommandError) -> [String] {
+        var positional: [String] = []
+        var onlyPositional = false
+        for token in tokens {
+            if onlyPositional || token == "-" || !token.hasPrefix("-") {
+                positional.append(token)
+            } else if token == "--" {
+                onlyPositional = true
+            } else {
+                throw .usage("Unknown option '\(token)'")
+            }
+        }
+        tokens = []
+        return positional
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// The `location-router` command: picks the subcommand, runs it, and turns errors into messages and exit codes.
+enum CommandLineTool {
+    static func run(_ arguments: [String], console: Console, workingDirectory: String) async -> ExitCode {
+        var tokens = arguments
+        let subcommand: String
+        if let first = tokens.first, ["run", "check", "help"].contains(first) {
+            subcommand = first
+            tokens.removeFirst()
+        } else {
+            subcommand = "run"
+        }
+        do throws(CommandError) {
+            if tokens.contains("--version") {
+                console.out(HelpText.version)
+                return .success
+            }
+            switch subcommand {
+            case "help":
+                console.out(tokens.first == "check" ? HelpText.check : tokens.first == "run" ? HelpText.run : HelpText.overview)
+                return .success
+            case "check":
+                if tokens.contains(where: { $0 == "-h" || $0 == "--help" }) {
+                    console.out(HelpText.check)
+                    return .success
+                }
+                return try await CheckCommand(arguments: tokens, console: console).run()
+            default:
+                if tokens.contains(where: { $0 == "-h" || $0 == "--help" }) {
+                    console.out(arguments.first == "run" ? HelpText.run : HelpText.overview + "\n" + HelpText.run)
+                    return .success
+                }
+                return try await RunCommand(arguments: tokens, console: console, workingDirectory: workingDirectory)
+                    .run()
+            }
+        } catch {
+            console.err("Error: \(error.message)\n")
+            if error.showsUsageHint {
+                console.err("Usage: location-router \(subcommand == "check" ? "check <file> ... [--json]" : "run [<options>]")\n")
+                console.err("  See 'location-router \(subcommand == "help" ? "" : subcommand + " ")--help' for more information.\n")
+            }
+            return error.code
+        }
+    }
+}

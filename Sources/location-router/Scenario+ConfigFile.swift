@@ -1,0 +1,168 @@
+import GeofenceKit
+import LocationRouter
+
+/// Reading `config.json`: every key is checked, unknown keys and out-of-range values are errors naming the key
+/// path (`source.speed.max: must be > 0`), and absent keys keep the built-in default.
+extension Scenario {
+    mutating func apply(configJSON bytes: [UInt8]) throws(InputError) {
+        var root = try JSONObjectReader(try JSONParser.parse(bytes), path: "")
+        if var source = try root.object("source") {
+            try readSource(&source)
+            try source.finish()
+        }
+        if var regions = try root.object("regions") {
+            try readRegions(&regions)
+            try regions.finish()
+        }
+        if let profile = try root.string("profile") {
+            guard Self.profiles.contains(profile) else {
+                throw root.error("must be one of \(Self.profiles.joined(separator: ", "))", key: "profile")
+            }
+            self.profile = profile
+        }
+        if var monitor = try root.object("monitor") {
+            if let slots = try monitor.integer("slots") {
+                guard (1...10_000).contains(slots) else { throw monitor.error("must be 1...10000", key: "slots") }
+                self.slots = slots
+            }
+            if let trigger = try monitor.string("initialTrigger") {
+                guard let value = InitialTrigger(rawValue: trigger) else {
+                    throw monitor.error(
+                        "must be one of \(InitialTrigger.allCases.map(\.rawValue).joined(separator: ", "))",
+                        key: "initialTrigger")
+                }
+                initialTrigger = value
+            }
+            try monitor.finish()
+        }
+        if let seed = root.value("seed"), !seed.isNull {
+            guard let text = seed.numberText, let value = UInt64(text) else {
+                throw root.error("must be a whole number from 0 to \(UInt64.max)", key: "seed")
+            }
+            self.seed = value
+        }
+        if let pace = root.value("pace"), !pace.isNull {
+            let text = pace.numberText ?? (try? pace.string(path: "pace")) ?? ""
+            guard let value = Self.pace(from: text) else {
+                throw root.error("must be \"max\", \"realtime\" or a number > 0", key: "pace")
+            }
+            self.pace = value
+        }
+        if root.value("events") != nil { events = try root.string("events") }
+        if root.value("report") != nil { report = try root.string("report") }
+        quiet = try root.bool("quiet") ?? quiet
+        if let policy = try root.string("onBadInput") {
+            guard policy == "skip" || policy == "fail" else {
+                throw root.error("must be \"skip\" or \"fail\"", key: "onBadInput")
+            }
+            failOnBadInput = policy == "fail"
+        }
+        if var pipeline = try root.object("pipeline") {
+            if let shards = try pipeline.integer("shards") {
+                guard (0...1024).contains(shards) else {
+                    throw pipeline.error("must be 0 (one per core) to 1024", key: "shards")
+                }
+                self.shards = shards == 0 ? nil : shards
+            }
+            batchSize = try Self.integer(&pipeline, "batchSize", in: 1...1_000_000) ?? batchSize
+            credits = try Self.integer(&pipeline, "credits", in: 1...1024) ?? credits
+            try pipeline.finish()
+        }
+        try root.finish()
+    }
+
+    private mutating func readSource(_ source: inout JSONObjectReader) throws(InputError) {
+        if let kind = try source.string("kind") {
+            guard let choice = Self.source(from: kind) else {
+                throw source.error("must be one of random-walk, stdin, stdin:ndjson, stdin:csv", key: "kind")
+            }
+            self.source = choice
+        }
+        walk.devices = try Self.integer(&source, "devices", in: 1...100_000_000) ?? walk.devices
+        if var center = try source.object("center") {
+            let latitude = try center.number("lat") ?? walk.center.latitude
+            let longitude = try center.number("lon") ?? walk.center.longitude
+            guard (-85.0...85.0).contains(latitude) else { throw center.error("must be within -85...85", key: "lat") }
+            guard (-180.0...180.0).contains(longitude) else {
+                throw center.error("must be within -180...180", key: "lon")
+            }
+            walk.center = Coordinate(unchecked: latitude, longitude)
+            try center.finish()
+        }
+        walk.areaRadius = try Self.positive(&source, "areaRadius", max: 1_000_000) ?? walk.areaRadius
+        if var speed = try source.object("speed") {
+            walk.speed = try Self.range(&speed, default: walk.speed, max: 1_000, allowsZeroMinimum: true)
+            try speed.finish()
+        }
+        walk.interval = try Self.positive(&source, "interval", max: 86_400) ?? walk.interval
+        if let noise = try source.number("headingNoise") {
+            guard noise.isFinite, (0...360).contains(noise) else {
+                throw source.error("must be 0...360 degrees", key: "headingNoise")
+            }
+            walk.headingNoise = noise
+        }
+        if let start = try source.string("start") {
+            guard let time = Timestamp(iso8601: start) else {
+                throw source.error("must be an ISO-8601 time such as 2026-11-21T08:00:00Z", key: "start")
+            }
+            walk.start = time
+        }
+        if let duration = try source.number("duration") {
+            guard duration.isFinite, (0...31_622_400).contains(duration) else {
+                throw source.error("must be 0...31622400 seconds", key: "duration")
+            }
+            walk.duration = duration
+        }
+    }
+
+    private mutating func readRegions(_ regions: inout JSONObjectReader) throws(InputError) {
+        if regions.value("file") != nil { regionsFile = try regions.string("file") }
+        walk.regions.perDevice = try Self.integer(&regions, "perDevice", in: 0...10_000) ?? walk.regions.perDevice
+        if var radius = try regions.object("radius") {
+            walk.regions.radius = try Self.range(
+                &radius, default: walk.regions.radius, max: 1_000_000, allowsZeroMinimum: false)
+            try radius.finish()
+        }
+        if let distance = try regions.number("maxDistance") {
+            guard distance.isFinite, (0...1_000_000).contains(distance) else {
+                throw regions.error("must be 0...1000000 metres", key: "maxDistance")
+            }
+            walk.regions.maxDistance = distance
+        }
+    }
+
+    private static func integer(
+        _ object: inout JSONObjectReader, _ key: String, in range: ClosedRange<Int>
+    ) throws(InputError) -> Int? {
+        guard let value = try object.integer(key) else { return nil }
+        guard range.contains(value) else {
+            throw object.error("must be \(range.lowerBound)...\(range.upperBound)", key: key)
+        }
+        return value
+    }
+
+    private static func positive(
+        _ object: inout JSONObjectReader, _ key: String, max: Double
+    ) throws(InputError) -> Double? {
+        guard let value = try object.number(key) else { return nil }
+        guard value.isFinite, value > 0 else { throw object.error("must be > 0", key: key) }
+        guard value <= max else { throw object.error("must be ≤ \(Int(max))", key: key) }
+        return value
+    }
+
+    /// A `{"min": …, "max": …}` object.
+    private static func range(
+        _ object: inout JSONObjectReader, default current: ClosedRange<Double>, max limit: Double,
+        allowsZeroMinimum: Bool
+    ) throws(InputError) -> ClosedRange<Double> {
+        let low = try object.number("min") ?? current.lowerBound
+        let high = try object.number("max") ?? current.upperBound
+        guard low.isFinite, allowsZeroMinimum ? low >= 0 : low > 0 else {
+            throw object.error(allowsZeroMinimum ? "must be ≥ 0" : "must be > 0", key: "min")
+        }
+        guard high.isFinite, high > 0 else { throw object.error("must be > 0", key: "max") }
+        guard high <= limit else { throw object.error("must be ≤ \(Int(limit))", key: "max") }
+        guard low <= high else { throw object.error("must be ≥ min (\(low))", key: "max") }
+        return low...high
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import GeofenceKit
+import LocationRouter
+
+/// The short human summary printed at the end of a run.
+struct SummaryTable {
+    let report: RunReport
+    let eventsDestination: String?
+
+    var text: String {
+        let r = report
+        let kinds = EventKind.allCases.map { "\($0) \(grouped(r.events[$0.description] ?? 0))" }
+        let rejected = r.rejected.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+            .map { "\($0.key) \(grouped($0.value))" }
+        let latency = r.latencyMilliseconds.map { "\($0.name == "p999" ? "p99.9" : $0.name) \(decimal($0.value, 3))" }
+        let destination = switch eventsDestination {
+        case nil: "counted, not written"
+        case "-": "to stdout"
+        case let path?: "to \(path)"
+        }
+        let rows: [(String, String)] = [
+            ("devices", grouped(r.devices)),
+            ("regions", "\(grouped(r.regions)) (\(grouped(r.monitoredRegions)) monitored)"),
+            ("updates", "\(grouped(r.updates)) in \(decimal(r.wallSeconds, 2)) s, \(decimal(r.simulatedSeconds, 0)) s simulated"),
+            ("throughput", "\(grouped(Int(r.updatesPerSecond))) updates/s, \(grouped(Int(r.eventsPerSecond))) events/s"),
+            ("events", "\(grouped(r.eventsEmitted))  " + kinds.joined(separator: " · ")),
+            ("delivered", "\(grouped(r.notificationsDelivered)) \(destination), dropped \(r.dropped)"),
+            ("rejected", "\(grouped(r.rejectedTotal))" + (rejected.isEmpty ? "" : "  " + rejected.joined(separator: " · "))),
+            ("latency ms", latency.joined(separator: " · ")),
+            ("peak memory", "\(decimal(Double(r.peakResidentBytes) / 1_048_576, 1)) MiB"),
+        ]
+        var text = "LocationRouter \(r.version): profile \(r.profile), seed \(r.seed), \(r.shards) shard\(r.shards == 1 ? "" : "s")\n"
+        for (name, value) in rows {
+            text += "  " + name.padding(toLength: 12, withPad: " ", startingAt: 0) + value + "\n"
+        }
+        return text
+    }
+}
+
+/// `1234567` → `1,234,567`.
+func grouped(_ value: Int) -> String {
+    let digits = String(value.magnitude)
+    var result = ""
+    for (i, digit) in digits.enumerated() {
+        if i > 0 && (digits.count - i) % 3 == 0 { result.append(",") }
+        result.append(digit)
+    }
+    return value < 0 ? "-" + result : result
+}
+
+/// A number with `places` decimals.
+func decimal(_ value: Double, _ places: Int) -> String {
+    String(format: "%.\(places)f", value)
+}

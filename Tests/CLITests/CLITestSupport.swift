@@ -1,0 +1,69 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import location_router
+
+/// Runs the command in-process and captures what it prints.
+struct CapturedRun {
+    var status: ExitCode
+    var out: String
+    var err: String
+}
+
+final class CapturedOutput: Sendable {
+    let out = Mutex("")
+    let err = Mutex("")
+
+    var console: Console {
+        Console(out: { text in self.out.withLock { $0 += text } }, err: { text in self.err.withLock { $0 += text } }, errIsTerminal: false)
+    }
+}
+
+func runCommand(_ arguments: [String], workingDirectory: String = NSTemporaryDirectory()) async -> CapturedRun {
+    let output = CapturedOutput()
+    let status = await CommandLineTool.run(arguments, console: output.console, workingDirectory: workingDirectory)
+    return CapturedRun(status: status, out: output.out.withLock { $0 }, err: output.err.withLock { $0 })
+}
+
+/// A fixture file's path.
+func fixture(_ name: String) -> String {
+    Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures")?.path ?? "missing-fixture-\(name)"
+}
+
+/// The project's root folder (for the shipped config.json).
+let projectRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
+
+/// A fresh temporary folder.
+func temporaryDirectory() throws -> String {
+    let path = NSTemporaryDirectory() + "location-router-cli-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+/// Runs the built `location-router` executable with `stdin` as its standard input.
+func runExecutable(_ arguments: [String], stdin: String) throws -> (status: Int32, out: String, err: String) {
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("location-router")
+    let candidates = [binary.path] + ((try? FileManager.default.contentsOfDirectory(atPath: binary.deletingLastPathComponent().path)) ?? [])
+        .map { binary.deletingLastPathComponent().appendingPathComponent($0).appendingPathComponent("location-router").path }
+    guard let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: binary.path])
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    let input = Pipe()
+    let output = Pipe()
+    let error = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    input.fileHandleForWriting.write(Data(stdin.utf8))
+    try input.fileHandleForWriting.close()
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+}

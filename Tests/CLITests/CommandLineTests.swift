@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+@testable import location_router
+
+@Suite struct CommandLineTests {
+    @Test(arguments: [["--help"], ["-h"], ["run", "--help"], ["help"]])
+    func helpGoesToStandardOutputWithUsage(arguments: [String]) async {
+        let run = await runCommand(arguments)
+        #expect(run.status == .success)
+        #expect(run.out.contains("USAGE: location-router"))
+        #expect(run.err.isEmpty)
+    }
+
+    @Test func checkHasItsOwnHelp() async {
+        let run = await runCommand(["check", "--help"])
+        #expect(run.status == .success)
+        #expect(run.out.contains("USAGE: location-router check"))
+    }
+
+    @Test func versionPrintsTheVersion() async {
+        let run = await runCommand(["--version"])
+        #expect(run.status == .success)
+        #expect(run.out == "0.1.0\n")
+    }
+
+    @Test(arguments: [
+        (["--bogus"], "Unknown option '--bogus'"),
+        (["--devices", "many"], "'--devices <n>'"),
+        (["--devices"], "Missing value for '--devices <value>'"),
+        (["--source", "carrier-pigeon"], "'--source <kind>'"),
+        (["--profile", "symbian"], "'--profile <name>'"),
+        (["--pace", "-3"], "'--pace <pace>'"),
+        (["--source", "stdin"], "needs regions"),
+        (["check"], "Missing expected argument"),
+    ])
+    func usageErrorsExit64WithAHint(arguments: [String], message: String) async {
+        let run = await runCommand(arguments)
+        #expect(run.status == .usage)
+        #expect(run.err.hasPrefix("Error: "))
+        #expect(run.err.contains(message))
+        #expect(run.err.contains("--help"))
+    }
+
+    @Test func anInvalidConfigExits65NamingTheKeyPath() async {
+        let run = await runCommand(["--config", fixture("bad-config.json")])
+        #expect(run.status == .invalidInput)
+        #expect(run.err.contains("bad-config.json"))
+        #expect(run.err.contains("source.speed.max: must be > 0"))
+    }
+
+    @Test func anUnknownConfigKeyIsAnError() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Data(#"{"source":{"devicez":5}}"#.utf8).write(to: URL(fileURLWithPath: directory + "/config.json"))
+        let run = await runCommand([], workingDirectory: directory)
+        #expect(run.status == .invalidInput)
+        #expect(run.err.contains("source.devicez"))
+    }
+
+    @Test func aMissingConfigOrRegionFileExits66() async {
+        #expect(await runCommand(["--config", "/nonexistent/config.json"]).status == .inputMissing)
+        #expect(await runCommand(["--regions", "/nonexistent/regions.geojson"]).status == .inputMissing)
+    }
+
+    @Test func invalidRegionsExit65NamingTheFeatureAndField() async {
+        let run = await runCommand(["--regions", fixture("bad-regions.geojson"), "--devices", "5", "--duration", "1"])
+        #expect(run.status == .invalidInput)
+        #expect(run.err.contains("features[1].properties.radius"))
+    }
+
+    @Test func theShippedConfigIsTheBuiltInDefault() throws {
+        var fromFile = Scenario()
+        try fromFile.apply(configJSON: Array(try Data(contentsOf: URL(fileURLWithPath: projectRoot + "/config.json"))))
+        // The file spells out the profile's monitor settings; the built-in default takes them from the profile.
+        #expect(fromFile.settings == Scenario().settings)
+        fromFile.slots = nil
+        fromFile.initialTrigger = nil
+        #expect(fromFile == Scenario())
+        #expect(fromFile.walk.devices == 10_000)
+        #expect(fromFile.walk.regions.perDevice == 20)
+        #expect(fromFile.walk.duration == 600)
+        #expect(fromFile.seed == 42)
+    }
+
+    @Test func aRandomWalkRunWritesEventsAndACompleteReport() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let run = await runCommand([
+            "run", "--devices", "200", "--duration", "60", "--events", directory + "/events.ndjson",
+            "--report", directory + "/report.json", "--shards", "2",
+        ], workingDirectory: directory)
+        #expect(run.status == .success, "\(run.err)")
+        #expect(run.out.contains("updates"))
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/report.json"))) as? [String: Any])
+        for key in ["devices", "regions", "updates", "wallSeconds", "simulatedSeconds", "updatesPerSecond", "events",
+                    "notificationsDelivered", "dropped", "rejected", "latencyMs", "peakResidentBytes", "shards", "profile",
+                    "seed", "version"] {
+            #expect(report[key] != nil, "report lacks \(key)")
+        }
+        #expect(report["updates"] as? Int == 200 * 61)
+        #expect(report["dropped"] as? Int == 0)
+        #expect(report["profile"] as? String == "exact")
+        #expect((report["latencyMs"] as? [String: Any])?.keys.sorted() == ["max", "p50", "p90", "p99", "p999"])
+        let events = try String(contentsOfFile: directory + "/events.ndjson", encoding: .utf8).split(separator: "\n")
+        #expect(events.count == report["notificationsDelivered"] as? Int)
+        #expect(events.count > 0)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import GeofenceKit
+import Testing
+@testable import LocationRouter
+
+@Suite struct RandomWalkTests {
+    static let configuration = RandomWalkConfiguration(devices: 40, duration: 30)
+
+    /// Every sample of a walk split over `shards` lanes, by device.
+    static func samples(seed: UInt64, shards: Int) -> [Int32: [(Double, Double, Int64)]] {
+        let plan = RandomWalkPlan(configuration: configuration, seed: seed)
+        var byDevice: [Int32: [(Double, Double, Int64)]] = [:]
+        for shard in 0..<shards {
+            var lane = RandomWalkLane(plan: plan, first: shard, stride: shards)
+            while true {
+                var batch = LocationBatch(capacity: 7)
+                guard lane.fill(&batch, capacity: 7), !batch.isEmpty else { break }
+                for i in 0..<batch.count {
+                    byDevice[batch.devices[i], default: []].append((batch.latitudes[i], batch.longitudes[i], batch.times[i]))
+                }
+            }
+        }
+        return byDevice
+    }
+
+    @Test func theSameSeedGivesTheSameWalkWhateverTheShardCount() {
+        let one = Self.samples(seed: 42, shards: 1)
+        let three = Self.samples(seed: 42, shards: 3)
+        #expect(one.count == 40)
+        for (device, walk) in one {
+            let other = three[device] ?? []
+            #expect(walk.count == other.count)
+            #expect(zip(walk, other).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 && $0.2 == $1.2 })
+        }
+    }
+
+    @Test func anotherSeedGivesAnotherWalk() {
+        let a = Self.samples(seed: 42, shards: 1)[0] ?? []
+        let b = Self.samples(seed: 43, shards: 1)[0] ?? []
+        #expect(a.first?.0 != b.first?.0)
+    }
+
+    @Test func eachDeviceSamplesOncePerIntervalFromStartToDuration() {
+        let walk = Self.samples(seed: 1, shards: 2)[5] ?? []
+        #expect(walk.count == 31)
+        let start = Self.configuration.start.microseconds
+        #expect(walk.enumerated().allSatisfy { $1.2 == start + Int64($0) * 1_000_000 })
+    }
+
+    @Test func devicesMoveAtTheirSpeedAndStayNearTheArea() {
+        let plan = RandomWalkPlan(configuration: Self.configuration, seed: 9)
+        for (device, walk) in Self.samples(seed: 9, shards: 1) {
+            let speed = plan.start(ofDevice: device).speed
+            for (a, b) in zip(walk, walk.dropFirst()) {
+                let step = Geodesic.distance(latitude1: a.0, longitude1: a.1, latitude2: b.0, longitude2: b.1)
+                #expect(abs(step - speed) < 0.01 * speed + 0.05)
+            }
+            for point in walk {
+                let fromCenter = Geodesic.distance(
+                    latitude1: 25.033, longitude1: 121.5654, latitude2: point.0, longitude2: point.1)
+                #expect(fromCenter < 10_000 + 31 * 30)
+            }
+        }
+    }
+
+    @Test func generatedRegionsLieNearTheDevicesStartWithRadiiInRange() {
+        let plan = RandomWalkPlan(configuration: Self.configuration, seed: 3)
+        for device: Int32 in [0, 17, 39] {
+            let start = plan.start(ofDevice: device)
+            let regions = plan.regions(ofDevice: device)
+            #expect(regions.count == 20)
+            #expect(regions.map(\.id) == (0..<20).map { device * 20 + Int32($0) })
+            for region in regions {
+                guard case .circle(let circle) = region.geometry else {
+                    Issue.record("generated regions are circles")
+                    continue
+                }
+                #expect((100...2_000).contains(circle.radius))
+                let distance = Geodesic.distance(
+                    latitude1: start.latitude, longitude1: start.longitude, latitude2: circle.center.latitude,
+                    longitude2: circle.center.longitude)
+                #expect(distance <= 3_000 * 1.01)
+            }
+            // Regions are a function of the seed and device alone.
+            #expect(plan.regions(ofDevice: device).map(\.id) == regions.map(\.id))
+        }
+    }
+}

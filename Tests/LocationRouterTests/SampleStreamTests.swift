@@ -1,0 +1,102 @@
+import Foundation
+import GeofenceKit
+import Testing
+@testable import LocationRouter
+
+@Suite struct SampleStreamTests {
+    static let regionsGeoJSON = """
+        {"type":"FeatureCollection","features":[
+          {"type":"Feature","id":"station","geometry":{"type":"Point","coordinates":[121.517,25.0478]},"properties":{"radius":200}},
+          {"type":"Feature","id":"bus-only","geometry":{"type":"Point","coordinates":[121.517,25.0478]},"properties":{"radius":500,"devices":["bus-17"]}}
+        ]}
+        """
+
+    static func run(_ text: String, failOnBadInput: Bool = false, shards: Int = 2) async throws -> (RunReport, CollectingSink) {
+        let path = try temporaryFile(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let descriptor = open(path, O_RDONLY)
+        defer { close(descriptor) }
+        let regions = try GeoJSONRegionDecoder.decode(Array(regionsGeoJSON.utf8))
+        let input = SampleInput(descriptor: descriptor, name: "samples.ndjson", failOnBadInput: failOnBadInput)
+        let configuration = SimulationConfiguration(source: .samples(input), regions: regions, shards: shards)
+        let sink = CollectingSink()
+        return (try await Simulation(configuration: configuration, sink: sink).run(), sink)
+    }
+
+    static let journey = """
+        {"device":"bus-17","lat":25.0600,"lon":121.5170,"time":"2026-11-21T08:00:00Z"}
+        {"device":"walker","lat":25.0478,"lon":121.5170,"time":"2026-11-21T08:00:00Z"}
+        {"device":"bus-17","lat":25.0500,"lon":121.5170,"time":"2026-11-21T08:00:30Z"}
+        {"device":"bus-17","lat":25.0478,"lon":121.5171,"time":1795248060.5,"accuracy":12}
+        {"device":"walker","lat":25.0600,"lon":121.5170,"time":"2026-11-21T08:01:00Z"}
+        {"device":"bus-17","lat":25.0600,"lon":121.5170,"time":"2026-11-21T08:02:00Z"}
+        """
+
+    @Test func samplesFromAStreamProduceTheEventsOfEachDevicesRegions() async throws {
+        let (report, sink) = try await Self.run(Self.journey)
+        let lines = sink.linesByDevice
+        #expect(lines["walker"] == [
+            #"{"device":"walker","region":"station","event":"exit","time":"2026-11-21T08:01:00Z","lat":25.06,"lon":121.517}"#
+        ])
+        #expect(lines["bus-17"] == [
+            #"{"device":"bus-17","region":"bus-only","event":"enter","time":"2026-11-21T08:00:30Z","lat":25.05,"lon":121.517}"#,
+            #"{"device":"bus-17","region":"station","event":"enter","time":"2026-11-21T08:01:00.5Z","lat":25.0478,"lon":121.5171}"#,
+            #"{"device":"bus-17","region":"station","event":"exit","time":"2026-11-21T08:02:00Z","lat":25.06,"lon":121.517}"#,
+            #"{"device":"bus-17","region":"bus-only","event":"exit","time":"2026-11-21T08:02:00Z","lat":25.06,"lon":121.517}"#,
+        ])
+        #expect(report.devices == 2)
+        #expect(report.updates == 6)
+        #expect(report.monitoredRegions == 3)
+        #expect(report.simulatedSeconds == 120)
+    }
+
+    @Test func badLinesAreCountedByReasonNamedByLineAndSkipped() async throws {
+        let text = """
+            {"device":"a","lat":25.06,"lon":121.517,"time":"2026-11-21T08:00:00Z"}
+            not json
+            {"device":"a","lat":95,"lon":121.517,"time":"2026-11-21T08:00:01Z"}
+            {"device":"a","lon":121.517,"time":"2026-11-21T08:00:02Z"}
+            {"device":"a","lat":25.0478,"lon":121.517,"time":"2026-13-21T08:00:03Z"}
+
+            {"device":"a","lat":25.0478,"lon":121.517,"time":"2026-11-21T08:00:04Z"}
+            {"device":"a","lat":25.06,"lon":121.517,"time":"2026-11-21T07:00:00Z"}
+            """
+        let (report, sink) = try await Self.run(text)
+        #expect(report.updates == 2)
+        #expect(report.rejected["malformed"] == 1)
+        #expect(report.rejected["invalidCoordinate"] == 1)
+        #expect(report.rejected["missingField"] == 1)
+        #expect(report.rejected["invalidTime"] == 1)
+        #expect(report.rejected["outOfOrder"] == 1)
+        #expect(report.rejectedTotal + report.updates == 7)
+        #expect(report.inputErrors.map(\.line) == [2, 3, 4, 5, 8])
+        #expect(report.inputErrors.allSatisfy { $0.file == "samples.ndjson" })
+        #expect(report.inputErrors.map(\.field).dropFirst() == ["lat", "lat", "time", "time"])
+        #expect(sink.lines.count == 1)  // the enter at line 7
+    }
+
+    @Test func failOnBadInputStopsAtTheFirstBadLine() async throws {
+        let text = Self.journey.replacingOccurrences(of: "\"lat\":25.0500", with: "\"lat\":\"x\"")
+        await #expect(throws: BadInputError.self) { _ = try await Self.run(text, failOnBadInput: true) }
+        do {
+            _ = try await Self.run(text, failOnBadInput: true)
+        } catch let error as BadInputError {
+            #expect(error.error.line == 3)
+            #expect(error.error.field == "lat")
+        }
+    }
+
+    @Test func csvWithAHeaderIsReadLikeNDJSON() async throws {
+        let csv = """
+            device,lat,lon,time,accuracy
+            walker,25.0478,121.5170,2026-11-21T08:00:00Z,5
+            walker,25.0600,121.5170,2026-11-21T08:01:00Z,
+            """
+        let (report, sink) = try await Self.run(csv)
+        #expect(report.updates == 2)
+        #expect(report.rejectedTotal == 0)
+        #expect(sink.lines == [
+            #"{"device":"walker","region":"station","event":"exit","time":"2026-11-21T08:01:00Z","lat":25.06,"lon":121.517}"#
+        ])
+    }
+}
