@@ -46,31 +46,19 @@ struct BenchmarkResult: Sendable {
     var peakMemoryResident: [String: Double] { metric { Double($0.peakResidentBytes) } }
 }
 
-/// Process CPU time (user + system) in seconds.
-func cpuSeconds() -> Double {
-    var usage = rusage()
-    #if os(Linux)
-    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-    #else
-    getrusage(RUSAGE_SELF, &usage)
-    #endif
-    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-}
-
 /// Measures `benchmark` `runs` times after one warm-up run.
 func measure(_ benchmark: Benchmark, runs: Int) async throws -> BenchmarkResult {
     let body = try await benchmark.prepare()
     _ = try await body()
     var result = BenchmarkResult(name: benchmark.name, unit: benchmark.unit, runs: [])
     for _ in 0..<runs {
-        let cpu = cpuSeconds()
+        let cpu = ProcessResources.cpuSeconds()
         let start = MonotonicClock.now()
         let units = try await body()
         let wall = Double(MonotonicClock.now() - start) / 1e9
         result.runs.append(
-            .init(units: units, wallSeconds: wall, cpuSeconds: cpuSeconds() - cpu,
-                  peakResidentBytes: ProcessMemory.peakResidentBytes()))
+            .init(units: units, wallSeconds: wall, cpuSeconds: ProcessResources.cpuSeconds() - cpu,
+                  peakResidentBytes: ProcessResources.peakResidentBytes()))
     }
     return result
 }

@@ -12,11 +12,7 @@ extension RunReport {
         let eventCounts = EventKind.allCases.map { ($0.description, String(events[$0.description] ?? 0)) }
         let rejectedCounts = SampleRejection.allCases.map { ($0.rawValue, String(rejected[$0.rawValue] ?? 0)) }
         let latency = latencyMilliseconds.map { ($0.name, number($0.value)) }
-        let errors = inputErrors.map { error in
-            object(
-                [("file", error.file.map(quoted) ?? "null"), ("line", error.line.map(String.init) ?? "null"),
-                 ("column", error.column.map(String.init) ?? "null"), ("message", quoted(error.field.map { "\($0): \(error.message)" } ?? error.message))])
-        }
+        let errors = inputErrors.map { $0.json(includingFile: true) }
         return object([
             ("devices", String(devices)),
             ("regions", String(regions)),
@@ -39,16 +35,11 @@ extension RunReport {
             ("peakBatchesInFlight", String(peakBatchesInFlight)),
             ("batchCapacity", String(batchCapacity)),
             ("shards", String(shards)),
-            ("profile", quoted(profile)),
+            ("profile", EventEncoder.jsonLiteral(profile)),
             ("seed", String(seed)),
-            ("version", quoted(version)),
+            ("version", EventEncoder.jsonLiteral(version)),
         ]) + "\n"
     }
-}
-
-/// A JSON string literal.
-private func quoted(_ text: String) -> String {
-    String(decoding: EventEncoder.quoted(text), as: UTF8.self)
 }
 
 /// A number with at most three decimals, without a trailing `.0` on whole numbers.
@@ -56,4 +47,15 @@ private func format3(_ value: Double) -> String {
     let rounded = (value * 1000).rounded() / 1000
     if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
     return String(rounded)
+}
+
+extension InputError {
+    /// `{"file":…,"line":…,"column":…,"message":"field: message"}`, unknown parts as `null`.
+    public func json(includingFile: Bool) -> String {
+        var text = "{"
+        if includingFile { text += "\"file\":\(file.map(EventEncoder.jsonLiteral) ?? "null")," }
+        text += "\"line\":\(line.map(String.init) ?? "null"),\"column\":\(column.map(String.init) ?? "null"),"
+        text += "\"message\":\(EventEncoder.jsonLiteral(field.map { "\($0): \(message)" } ?? message))}"
+        return text
+    }
 }

@@ -102,7 +102,7 @@ public struct Simulation: Sendable {
             rejected: rejected,
             inputErrors: sourceSummary.inputErrors,
             latency: dispatchSummary.latency,
-            peakResidentBytes: ProcessMemory.peakResidentBytes(),
+            peakResidentBytes: ProcessResources.peakResidentBytes(),
             shards: shardCount,
             profile: configuration.profile,
             seed: configuration.seed,

@@ -60,7 +60,7 @@ struct FileCheck {
 
     private mutating func checkRegions(_ bytes: [UInt8]) {
         do {
-            let regions = try GeoJSONRegionDecoder.decode(bytes)
+            let regions = try GeoJSONRegionDecoder.decode(bytes, warnings: &warnings)
             var circles = 0
             var polygons = 0
             for region in regions {
@@ -148,33 +148,12 @@ struct FileCheck {
     }
 
     var json: String {
-        func issue(_ error: InputError) -> String {
-            let message = error.field.map { "\($0): \(error.message)" } ?? error.message
-            return "{\"line\":\(error.line.map(String.init) ?? "null"),\"column\":\(error.column.map(String.init) ?? "null"),\"message\":\(quoted(message))}"
-        }
         var pairs: [(String, String)] = [
-            ("file", quoted(file)), ("kind", quoted(kind.rawValue)), ("valid", valid ? "true" : "false"),
-            ("errors", "[" + errors.map(issue).joined(separator: ",") + "]"),
-            ("warnings", "[" + warnings.map(issue).joined(separator: ",") + "]"),
+            ("file", EventEncoder.jsonLiteral(file)), ("kind", EventEncoder.jsonLiteral(kind.rawValue)), ("valid", valid ? "true" : "false"),
+            ("errors", "[" + errors.map { $0.json(includingFile: false) }.joined(separator: ",") + "]"),
+            ("warnings", "[" + warnings.map { $0.json(includingFile: false) }.joined(separator: ",") + "]"),
         ]
         pairs += facts.map { ($0.key, $0.json) }
         return "{" + pairs.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
-}
-
-/// A JSON string literal.
-func quoted(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": result += "\\\""
-        case "\\": result += "\\\\"
-        case "\n": result += "\\n"
-        case "\r": result += "\\r"
-        case "\t": result += "\\t"
-        case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-        default: result.unicodeScalars.append(scalar)
-        }
-    }
-    return result + "\""
 }

@@ -127,7 +127,9 @@ struct RunCommand {
         if let path = scenario.regionsFile {
             let bytes = try Files.read(path)
             do {
-                regions = try GeoJSONRegionDecoder.decode(bytes)
+                var warnings: [InputError] = []
+                regions = try GeoJSONRegionDecoder.decode(bytes, warnings: &warnings)
+                for warning in warnings { console.err("warning: \(warning.in(file: path))\n") }
             } catch {
                 throw CommandError(.invalidInput, error.in(file: path).description)
             }

@@ -72,28 +72,28 @@ import Testing
         var random = SplitMix64(seed: 0x5EED_CAFE)
         var checked = 0
         for _ in 0..<300 {
-            let latitude = random.uniform(-75, 75)
-            let longitude = random.bool() ? random.uniform(-180, 180) : 180 - random.uniform(0, 0.2)
-            let radius = random.bool() ? exp(random.uniform(0, log(10_000.0))) : random.uniform(10_000, 100_000)
+            let latitude = random.uniform(-75...75)
+            let longitude = Bool.random(using: &random) ? random.uniform(-180...180) : 180 - random.uniform(0...0.2)
+            let radius = Bool.random(using: &random) ? exp(random.uniform(0...log(10_000.0))) : random.uniform(10_000...100_000)
             let circle = Self.circle(latitude, longitude, radius: radius)
             var points: [(Double, Double)] = []
             for _ in 0..<40 {
                 // Near the boundary: within a few margins, within a metre, within 10 % of the radius.
                 let offset: Double
                 switch random.next() % 3 {
-                case 0: offset = random.uniform(-3, 3) * circle.margin
-                case 1: offset = random.uniform(-1, 1)
-                default: offset = random.uniform(-0.1, 0.1) * radius
+                case 0: offset = random.uniform(-3...3) * circle.margin
+                case 1: offset = random.uniform(-1...1)
+                default: offset = random.uniform(-0.1...0.1) * radius
                 }
                 points.append(
                     Geodesic.destination(
-                        latitude: latitude, longitude: longitude, bearing: random.uniform(0, 360),
+                        latitude: latitude, longitude: longitude, bearing: random.uniform(0...360),
                         distance: max(0, radius + offset)))
             }
             for _ in 0..<10 {
                 // Anywhere on the globe, and near the circle's own antimeridian side.
-                points.append((asin(random.uniform(-1, 1)) * 180 / .pi, random.uniform(-180, 180)))
-                points.append((latitude + random.uniform(-1, 1), -longitude + random.uniform(-0.5, 0.5)))
+                points.append((asin(random.uniform(-1...1)) * 180 / .pi, random.uniform(-180...180)))
+                points.append((latitude + random.uniform(-1...1), -longitude + random.uniform(-0.5...0.5)))
             }
             for (lat, lon) in points {
                 let expected = Self.geodesicallyInside(circle, lat, lon)
@@ -107,13 +107,13 @@ import Testing
     @Test func polarAndLargeCirclesFallBackToTheExactGeodesic() {
         var random = SplitMix64(seed: 42)
         for _ in 0..<40 {
-            let latitude = random.uniform(75, 90) * (random.bool() ? 1 : -1)
-            let radius = random.uniform(1, 1_000_000)
-            let circle = Self.circle(latitude, random.uniform(-180, 180), radius: radius)
+            let latitude = random.uniform(75...90) * (Bool.random(using: &random) ? 1 : -1)
+            let radius = random.uniform(1...1_000_000)
+            let circle = Self.circle(latitude, random.uniform(-180...180), radius: radius)
             for _ in 0..<10 {
                 let p = Geodesic.destination(
-                    latitude: latitude, longitude: circle.center.longitude, bearing: random.uniform(0, 360),
-                    distance: radius * random.uniform(0.9, 1.1))
+                    latitude: latitude, longitude: circle.center.longitude, bearing: random.uniform(0...360),
+                    distance: radius * random.uniform(0.9...1.1))
                 #expect(circle.contains(latitude: p.latitude, longitude: p.longitude) == Self.geodesicallyInside(circle, p.latitude, p.longitude))
             }
         }
@@ -129,26 +129,4 @@ import Testing
         _ = Self.circle(0, 0, radius: 100).contains(latitude: 1e300, longitude: -1e300)
         _ = Self.circle(89.999_999, 0, radius: 1_000_000).contains(latitude: -1e300, longitude: 1e300)
     }
-}
-
-/// A small seeded generator (SplitMix64) so that randomized tests are reproducible.
-private struct SplitMix64 {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [low, high).
-    mutating func uniform(_ low: Double, _ high: Double) -> Double {
-        low + (high - low) * Double(next() >> 11) * 0x1p-53
-    }
-
-    mutating func bool() -> Bool { next() & 1 == 1 }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GeofenceKit
 import Testing
 @testable import LocationRouter
 

@@ -58,6 +58,11 @@ public struct EventEncoder: Sendable {
         return bytes
     }
 
+    /// A JSON string literal, quotes included, as text.
+    public static func jsonLiteral(_ text: String) -> String {
+        String(decoding: quoted(text), as: UTF8.self)
+    }
+
     /// A JSON string literal, quotes included.
     static func quoted(_ text: String) -> [UInt8] {
         var bytes: [UInt8] = [UInt8(ascii: "\"")]
