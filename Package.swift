@@ -20,7 +20,7 @@ let package = Package(
             path: "Benchmarks/LocationRouterBenchmarks"
         ),
         .testTarget(name: "GeofenceKitTests", dependencies: ["GeofenceKit"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "LocationRouterTests", dependencies: ["LocationRouter", "GeofenceKit"]),
+        .testTarget(name: "LocationRouterTests", dependencies: ["LocationRouter", "GeofenceKit"], resources: [.copy("Fixtures")]),
         .testTarget(name: "CLITests", dependencies: ["location-router", "LocationRouter", "GeofenceKit"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]

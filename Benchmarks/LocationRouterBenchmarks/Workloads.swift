@@ -90,6 +90,7 @@ enum Workloads {
                         return try await Simulation(configuration: configuration(walk), sink: sink).run().updates
                     }
                 }, unit: "updates"),
+            GPXBenchmark.parse,
         ]
     }
 

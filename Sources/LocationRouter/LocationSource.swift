@@ -4,6 +4,8 @@ import GeofenceKit
 public enum SourceKind: Sendable {
     /// A seeded random walk of generated devices.
     case randomWalk(RandomWalkPlan)
+    /// Recorded traces (GPX files, a route) played by many devices.
+    case playback(PlaybackPlan)
     /// Samples decoded from a byte stream (standard input or a file).
     case samples(SampleInput)
 }
@@ -12,6 +14,8 @@ public enum SourceKind: Sendable {
 public struct SourceSummary: Sendable {
     /// Samples sent on to the monitors.
     public var samples = 0
+    /// Samples the source's filters (distance filter, significant change) held back, as a device would.
+    public var filtered = 0
     /// Samples refused at the source, by reason (malformed lines, invalid fields, out-of-order times, …).
     public var rejected: [SampleRejection: Int] = [:]
     /// The first input errors, with their lines, for the user to see.
@@ -22,6 +26,7 @@ public struct SourceSummary: Sendable {
 
     mutating func merge(_ other: SourceSummary) {
         samples += other.samples
+        filtered += other.filtered
         rejected.merge(other.rejected, uniquingKeysWith: +)
         inputErrors += other.inputErrors
         firstTime = min(firstTime, other.firstTime)
@@ -48,10 +53,15 @@ public actor LocationSource {
     private let credits: [CreditGate]
     private let batchSize: Int
     private let pace: Pace
+    private let filter: LocationFilterSettings
+    private let seed: UInt64
 
+    /// - Parameters:
+    ///   - filter: source-side filters and noise, applied to every sample before it is sent.
+    ///   - seed: the seed of the noise for sample streams (the random walk and playback use their plan's).
     public init(
         kind: SourceKind, outputs: [AsyncStream<LocationBatch>.Continuation], credits: [CreditGate],
-        batchSize: Int, pace: Pace
+        batchSize: Int, pace: Pace, filter: LocationFilterSettings = .init(), seed: UInt64 = 0
     ) {
         precondition(outputs.count == credits.count && !outputs.isEmpty, "one gate per shard")
         self.kind = kind
@@ -59,6 +69,8 @@ public actor LocationSource {
         self.credits = credits
         self.batchSize = max(1, batchSize)
         self.pace = pace
+        self.filter = filter
+        self.seed = seed
     }
 
     /// Produces every sample, then finishes the shards' streams (also when it throws).
@@ -66,10 +78,18 @@ public actor LocationSource {
         defer { for output in outputs { output.finish() } }
         switch kind {
         case .randomWalk(let plan):
-            return try await walk(plan)
+            let filter = filter
+            return try await runLanes { shard, shards in
+                RandomWalkLane(plan: plan, first: shard, stride: shards, filter: filter)
+            }
+        case .playback(let plan):
+            let filter = filter
+            return try await runLanes { shard, shards in
+                PlaybackLane(plan: plan, first: shard, stride: shards, filter: filter)
+            }
         case .samples(let input):
             var reader = SampleStreamRouter(
-                input: input, shardCount: outputs.count, batchSize: batchSize, pace: pace)
+                input: input, shardCount: outputs.count, batchSize: batchSize, pace: pace, filter: filter, seed: seed)
             return try await reader.run(send: send)
         }
     }
@@ -80,24 +100,28 @@ public actor LocationSource {
         outputs[shard].yield(batch)
     }
 
-    /// Walks every shard's devices in parallel: lanes are independent, so generation uses every core too.
-    private func walk(_ plan: RandomWalkPlan) async throws -> SourceSummary {
+    /// Runs one lane per shard in parallel: lanes are independent, so generation uses every core too.
+    private func runLanes<Lane: SampleLane>(
+        _ makeLane: @escaping @Sendable (_ shard: Int, _ shards: Int) -> Lane
+    ) async throws -> SourceSummary {
         let shardCount = outputs.count
         let batchSize = batchSize
         let pace = pace
         return try await withThrowingTaskGroup(of: SourceSummary.self) { group in
             for shard in 0..<shardCount {
                 group.addTask {
-                    var lane = RandomWalkLane(plan: plan, first: shard, stride: shardCount)
+                    var lane = makeLane(shard, shardCount)
                     var pacer = Pacer(pace: pace)
                     var summary = SourceSummary()
-                    while true {
+                    while !lane.isFinished {
                         try await pacer.wait(until: lane.nextTime.microseconds)
                         var batch = LocationBatch(capacity: batchSize)
-                        guard lane.fill(&batch, capacity: batchSize), !batch.isEmpty else { break }
+                        _ = lane.fill(&batch, capacity: batchSize)
+                        guard !batch.isEmpty else { continue }
                         summary.noteTimes(of: batch)
                         try await self.send(batch, to: shard)
                     }
+                    summary.filtered = lane.filteredCount
                     return summary
                 }
             }

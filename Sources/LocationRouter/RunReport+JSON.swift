@@ -13,11 +13,12 @@ extension RunReport {
         let rejectedCounts = SampleRejection.allCases.map { ($0.rawValue, String(rejected[$0.rawValue] ?? 0)) }
         let latency = latencyMilliseconds.map { ($0.name, number($0.value)) }
         let errors = inputErrors.map { $0.json(includingFile: true) }
-        return object([
+        var pairs: [(String, String)] = [
             ("devices", String(devices)),
             ("regions", String(regions)),
             ("monitoredRegions", String(monitoredRegions)),
             ("samples", String(samples)),
+            ("filtered", String(filtered)),
             ("updates", String(updates)),
             ("wallSeconds", number(wallSeconds)),
             ("simulatedSeconds", number(simulatedSeconds)),
@@ -38,7 +39,20 @@ extension RunReport {
             ("profile", EventEncoder.jsonLiteral(profile)),
             ("seed", String(seed)),
             ("version", EventEncoder.jsonLiteral(version)),
-        ]) + "\n"
+        ]
+        if let webhook {
+            let deliveries: [(String, String)] = [
+                ("delivered", String(webhook.delivered)),
+                ("deliveredRequests", String(webhook.deliveredRequests)),
+                ("retries", String(webhook.retries)),
+                ("deadLettered", String(webhook.deadLettered)),
+                ("failedRequests", String(webhook.failedRequests)),
+                ("lost", String(webhook.lost)),
+                ("latencyMs", object(Self.milliseconds(webhook.latency).map { ($0.name, number($0.value)) })),
+            ]
+            pairs.append(("webhook", object(deliveries)))
+        }
+        return object(pairs) + "\n"
     }
 }
 

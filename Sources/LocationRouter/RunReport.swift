@@ -10,6 +10,8 @@ public struct RunReport: Sendable {
     public var monitoredRegions: Int
     /// Samples that reached the source's output, and samples evaluated by the monitors.
     public var samples: Int
+    /// Samples the source's filters held back (distance filter, significant change), as a device would.
+    public var filtered: Int
     public var updates: Int
     public var wallSeconds: Double
     /// The span of sample times (last − first).
@@ -36,15 +38,20 @@ public struct RunReport: Sendable {
     public var peakBatchesInFlight: Int
     public var batchCapacity: Int
     public var version: String
+    /// Webhook deliveries, when events went to a webhook (set by whoever made the sink).
+    public var webhook: WebhookStatistics?
 
     public var updatesPerSecond: Double { wallSeconds > 0 ? Double(updates) / wallSeconds : 0 }
     public var eventsPerSecond: Double { wallSeconds > 0 ? Double(eventsEmitted) / wallSeconds : 0 }
     public var rejectedTotal: Int { rejected.values.reduce(0, +) }
 
     /// Latency percentiles in milliseconds, in report order.
-    public var latencyMilliseconds: [(name: String, value: Double)] {
+    public var latencyMilliseconds: [(name: String, value: Double)] { Self.milliseconds(latency) }
+
+    /// A histogram's percentiles in milliseconds, in report order: `p50`, `p90`, `p99`, `p999`, `max`.
+    public static func milliseconds(_ histogram: LatencyHistogram) -> [(name: String, value: Double)] {
         [("p50", 0.5), ("p90", 0.9), ("p99", 0.99), ("p999", 0.999)].map {
-            ($0.0, Double(latency.quantile($0.1)) / 1e6)
-        } + [("max", Double(latency.maximum) / 1e6)]
+            ($0.0, Double(histogram.quantile($0.1)) / 1e6)
+        } + [("max", Double(histogram.maximum) / 1e6)]
     }
 }

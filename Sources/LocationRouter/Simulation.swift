@@ -41,7 +41,8 @@ public struct Simulation: Sendable {
 
         let source = LocationSource(
             kind: wiring.source, outputs: inputs.map(\.continuation), credits: inputCredits,
-            batchSize: configuration.batchSize, pace: configuration.pace)
+            batchSize: configuration.batchSize, pace: configuration.pace, filter: configuration.filters,
+            seed: configuration.seed)
         let monitors = (0..<shardCount).map { _ in
             RegionMonitor(
                 state: MonitorState(settings: configuration.settings, stride: shardCount, regions: wiring.lookup),
@@ -90,6 +91,7 @@ public struct Simulation: Sendable {
             regions: wiring.regionCount(devices: shardSummaries.reduce(0) { $0 + $1.devices }),
             monitoredRegions: shardSummaries.reduce(0) { $0 + $1.monitoredRegions },
             samples: sourceSummary.samples,
+            filtered: sourceSummary.filtered,
             updates: shardSummaries.reduce(0) { $0 + $1.evaluated },
             wallSeconds: wall,
             simulatedSeconds: sourceSummary.lastTime >= sourceSummary.firstTime
@@ -109,7 +111,8 @@ public struct Simulation: Sendable {
             backPressureWaits: inputCredits.reduce(0) { $0 + $1.waitCount } + eventCredits.waitCount,
             peakBatchesInFlight: inputCredits.reduce(0) { $0 + $1.peakInFlight } + eventCredits.peakInFlight,
             batchCapacity: inputCredits.reduce(0) { $0 + $1.capacity } + eventCredits.capacity,
-            version: LocationRouterVersion.current)
+            version: LocationRouterVersion.current,
+            webhook: nil)
     }
 }
 
@@ -132,13 +135,14 @@ private struct Wiring: Sendable {
             source = .randomWalk(plan)
             deviceNames = .generated
             perDevice = walk.regions.perDevice
-            if let catalog {
-                regionNames = .listed(catalog.identifiers)
-                lookup = { catalog.regions(forDevice: DeviceNames.generated.name(of: $0)) }
-            } else {
-                regionNames = .generated(perDevice: max(1, walk.regions.perDevice))
-                lookup = { plan.regions(ofDevice: $0) }
-            }
+            (regionNames, lookup) = Self.generatedDeviceRegions(catalog, perDevice: perDevice, generate: plan.regions)
+        case .playback(let traces, var playback):
+            if catalog != nil { playback.regions.perDevice = 0 }
+            let plan = PlaybackPlan(traces: traces, configuration: playback, seed: configuration.seed)
+            source = .playback(plan)
+            deviceNames = .generated
+            perDevice = playback.regions.perDevice
+            (regionNames, lookup) = Self.generatedDeviceRegions(catalog, perDevice: perDevice, generate: plan.regions)
         case .samples(var input):
             let registry = DeviceRegistry()
             input.registry = registry
@@ -149,6 +153,14 @@ private struct Wiring: Sendable {
             regionNames = .listed(catalog.identifiers)
             lookup = { catalog.regions(forDevice: registry.name(of: $0)) }
         }
+    }
+
+    /// Regions of generated devices (`device-N`): the region file's when there is one, else generated per device.
+    private static func generatedDeviceRegions(
+        _ catalog: RegionCatalog?, perDevice: Int, generate: @escaping MonitorState.RegionLookup
+    ) -> (RegionNames, MonitorState.RegionLookup) {
+        guard let catalog else { return (.generated(perDevice: max(1, perDevice)), generate) }
+        return (.listed(catalog.identifiers), { catalog.regions(forDevice: DeviceNames.generated.name(of: $0)) })
     }
 
     /// Regions defined: the region file's, or those generated for the devices that took part.

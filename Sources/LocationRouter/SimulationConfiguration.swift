@@ -6,6 +6,8 @@ public struct SimulationConfiguration: Sendable {
     public enum Source: Sendable {
         case randomWalk(RandomWalkConfiguration)
         case samples(SampleInput)
+        /// Traces (from GPX files or a route) played by `PlaybackConfiguration.devices` devices.
+        case playback([Trace], PlaybackConfiguration)
     }
 
     public var source: Source
@@ -22,14 +24,17 @@ public struct SimulationConfiguration: Sendable {
     /// Batches in flight per shard (source → monitor) and per shard towards the dispatcher.
     public var creditsPerShard: Int
     public var pace: Pace
+    /// Source-side filters and noise, for every source kind.
+    public var filters: LocationFilterSettings
     /// Encoded events the dispatcher buffers before it writes them to the sink.
     public var eventBufferBytes = 1 << 16
 
     public init(
         source: Source, regions: [Region]? = nil, settings: MonitorSettings = .exact, profile: String = "exact",
         seed: UInt64 = 42, shards: Int = SimulationConfiguration.defaultShardCount, batchSize: Int = 1024,
-        creditsPerShard: Int = 4, pace: Pace = .max
+        creditsPerShard: Int = 4, pace: Pace = .max, filters: LocationFilterSettings = .init()
     ) {
+        self.filters = filters
         self.source = source
         self.regions = regions
         self.settings = settings

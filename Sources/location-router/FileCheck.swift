@@ -21,6 +21,8 @@ struct FileCheck {
     var valid: Bool { errors.isEmpty && !missing }
 
     static func check(path: String) -> FileCheck {
+        // GPX recordings can be hundreds of megabytes: they are streamed in chunks, never read whole.
+        if isGPX(path) { return checkGPX(path: path) }
         let bytes: [UInt8]
         do {
             bytes = try Files.read(path)
@@ -36,12 +38,14 @@ struct FileCheck {
         case .geojson: result.checkRegions(bytes)
         case .samples: result.checkSamples(bytes)
         case .config: result.checkConfig(bytes)
-        case .gpx: result.errors = [InputError("GPX files are not supported by this version")]
+        case .gpx: return checkGPX(path: path)  // not reached: streamed above
         case .unknown:
-            result.errors = [InputError("unknown kind of file: expected .geojson, .json, .ndjson, .jsonl or .csv")]
+            result.errors = [InputError("unknown kind of file: expected .gpx, .geojson, .json, .ndjson, .jsonl or .csv")]
         }
         return result
     }
+
+    static func isGPX(_ path: String) -> Bool { (path as NSString).pathExtension.lowercased() == "gpx" }
 
     /// The kind from the extension; a `.json` file is GeoJSON when its top-level `type` is `FeatureCollection`.
     static func kind(ofPath path: String, bytes: [UInt8]) -> Kind {

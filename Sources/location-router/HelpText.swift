@@ -10,7 +10,7 @@ enum HelpText {
 
         SUBCOMMANDS:
           run (default)           Run the simulation described by ./config.json and the options.
-          check                   Validate region, sample and config files and say what they hold.
+          check                   Validate GPX, region, sample and config files and say what they hold.
 
         OPTIONS:
           -h, --help              Show help information (also: location-router help <subcommand>).
@@ -29,14 +29,28 @@ enum HelpText {
           --config <path>         The scenario file (default: ./config.json when it exists, else the
                                   same defaults built in).
           --source <kind>         random-walk | stdin | stdin:ndjson | stdin:csv (stdin: the format is
-                                  detected from the first line).
-          --regions <path>        Regions from a GeoJSON FeatureCollection (required for stdin sources).
-          --devices <n>           Random-walk devices.
+                                  detected from the first line) | gpx:PATH[,PATH...] (play GPX files)
+                                  | route:LAT,LON;LAT,LON[;...] (a route at --speed).
+          --regions <path>        Regions from a GeoJSON FeatureCollection (required for stdin sources;
+                                  otherwise regions are generated around each device).
+          --devices <n>           Simulated devices (random walk, GPX and route playback).
           --duration <seconds>    Simulated seconds of random walk.
+          --interval <seconds>    Seconds between two samples of a device.
+          --speed <m/s>           Playback speed of routes and of GPX legs without times.
+          --sample-distance <m>   Sample routes every <m> metres instead of every interval.
+          --stagger <seconds>     The k-th device playing a file starts k × <seconds> later.
+          --time-jitter <s>       Seeded extra start delay per playing device, up to <s> seconds.
+          --position-jitter <m>   Seeded constant displacement per playing device, up to <m> metres.
+          --distance-filter <m>   Report a sample only after moving <m> metres (Core Location's).
+          --significant-change    Coarse updates: after ≥ 500 m, at most one per 5 minutes.
+          --accuracy <m>          Seeded position noise with a 68 % radius of <m> metres.
           --profile <name>        Monitoring profile: exact.
           --initial-trigger <t>   What a region registered while inside reports: none | state | enter.
           --events <path|->       Write events as NDJSON to a file, or '-' for standard output.
           --no-events             Count events without writing them.
+          --webhook <url>         Also POST events to an http(s) URL, in JSON-array batches, with retries.
+          --dead-letter <path>    Where undeliverable webhook batches go (default:
+                                  webhook-dead-letter.ndjson).
           --report <path>         Write the JSON report to a file.
           --seed <n>              Seed of the random walk (same seed, same events).
           --pace <pace>           max | realtime | a factor of simulated seconds per second.
@@ -57,8 +71,9 @@ enum HelpText {
         USAGE: location-router check <file> ... [--json]
 
         ARGUMENTS:
-          <file>                  GeoJSON regions (.geojson, or .json holding a FeatureCollection),
-                                  samples (.ndjson, .jsonl, .csv) or a config file (.json).
+          <file>                  GPX (.gpx, streamed: any size), GeoJSON regions (.geojson, or .json
+                                  holding a FeatureCollection), samples (.ndjson, .jsonl, .csv) or a
+                                  config file (.json).
 
         OPTIONS:
           --json                  One JSON object per file and line, for scripts.

@@ -29,11 +29,33 @@ struct RunCommand {
     /// Command-line options override the config file, key by key.
     private mutating func apply(_ arguments: inout Arguments) throws(CommandError) {
         if let source = try arguments.option("--source") {
-            if source.hasPrefix("gpx:") { throw .usage("GPX playback is not available in this version") }
             guard let choice = Scenario.source(from: source) else {
-                throw .usage("The value '\(source)' is invalid for '--source <kind>' (random-walk, stdin, stdin:ndjson, stdin:csv)")
+                throw .usage("The value '\(source)' is invalid for '--source <kind>' (\(Scenario.sourceKinds))")
             }
             scenario.source = choice
+        }
+        if let speed = try Self.number(&arguments, "--speed", "m/s", in: 0.001...1_000) { scenario.playbackSpeed = speed }
+        if let distance = try Self.number(&arguments, "--sample-distance", "metres", in: 0.001...1_000_000) {
+            scenario.sampleDistance = distance
+        }
+        if let interval = try Self.number(&arguments, "--interval", "seconds", in: 0.001...86_400) {
+            scenario.walk.interval = interval
+        }
+        if let stagger = try Self.number(&arguments, "--stagger", "seconds", in: 0...31_622_400) { scenario.stagger = stagger }
+        if let jitter = try Self.number(&arguments, "--time-jitter", "seconds", in: 0...31_622_400) {
+            scenario.timeJitter = jitter
+        }
+        if let jitter = try Self.number(&arguments, "--position-jitter", "metres", in: 0...1_000_000) {
+            scenario.positionJitter = jitter
+        }
+        if let distance = try Self.number(&arguments, "--distance-filter", "metres", in: 0.001...1_000_000) {
+            scenario.filters.distanceFilter = distance
+        }
+        if arguments.flag("--significant-change") {
+            scenario.filters.significantChange = scenario.filters.significantChange ?? .init()
+        }
+        if let accuracy = try Self.number(&arguments, "--accuracy", "metres", in: 0.001...100_000) {
+            scenario.filters.noiseAccuracy = accuracy
         }
         if let regions = try arguments.option("--regions") { scenario.regionsFile = regions }
         if let devices = try arguments.option("--devices") {
@@ -87,27 +109,51 @@ struct RunCommand {
             }
             scenario.failOnBadInput = policy == "fail"
         }
+        if let url = try arguments.option("--webhook") {
+            do {
+                _ = try WebhookConfiguration(url: url)
+            } catch {
+                throw .usage("The value '\(url)' is invalid for '--webhook <url>': \(error)")
+            }
+            scenario.webhookURL = url
+        }
+        if let path = try arguments.option("--dead-letter") { scenario.webhook.deadLetter = path }
         if arguments.flag("--quiet", "-q") { scenario.quiet = true }
+    }
+
+    /// A numeric option's value, checked against its range.
+    private static func number(
+        _ arguments: inout Arguments, _ name: String, _ unit: String, in range: ClosedRange<Double>
+    ) throws(CommandError) -> Double? {
+        guard let text = try arguments.option(name) else { return nil }
+        guard let value = Double(text), value.isFinite, range.contains(value) else {
+            throw .usage("The value '\(text)' is invalid for '\(name) <\(unit)>' (\(range.lowerBound)...\(range.upperBound))")
+        }
+        return value
     }
 
     func run() async throws(CommandError) -> ExitCode {
         let configuration = try simulationConfiguration()
-        let sink: (any EventSink)?
+        var sinks: [any EventSink] = []
         switch scenario.events {
-        case nil: sink = nil
-        case "-": sink = FileDescriptorSink.standardOutput
+        case nil: break
+        case "-": sinks.append(FileDescriptorSink.standardOutput)
         case let path?:
-            do { sink = try FileDescriptorSink(path: path) } catch {
+            do { sinks.append(try FileDescriptorSink(path: path)) } catch {
                 throw CommandError(.outputFailed, "\(error)")
             }
         }
+        let webhook = try makeWebhook()
+        if let webhook { sinks.append(webhook) }
+        let sink: (any EventSink)? = sinks.count > 1 ? FanOutSink(sinks) : sinks.first
         let progress = PipelineProgress()
         let simulation = Simulation(configuration: configuration, sink: sink, progress: progress)
         let showsProgress = !scenario.quiet && console.errIsTerminal
         let progressLine = showsProgress ? ProgressLine(progress: progress, console: console) : nil
-        let report: RunReport
+        var report: RunReport
         do {
             report = try await simulation.run()
+            report.webhook = webhook?.statistics
             await progressLine?.stop()
         } catch {
             await progressLine?.stop()
@@ -120,6 +166,22 @@ struct RunCommand {
         }
         if let path = scenario.report { try Files.write(report.json, to: path) }
         return .success
+    }
+
+    private func makeWebhook() throws(CommandError) -> WebhookSink? {
+        guard let url = scenario.webhookURL else { return nil }
+        let settings = scenario.webhook
+        do {
+            var backoff = WebhookBackoff()
+            backoff.seed = scenario.seed
+            let configuration = try WebhookConfiguration(
+                url: URL(string: url) ?? URL(fileURLWithPath: url), batchSize: settings.batchSize, linger: settings.linger,
+                concurrency: settings.concurrency, timeout: settings.timeout, maxAttempts: settings.maxAttempts,
+                backoff: backoff, deadLetterPath: settings.deadLetter, gracePeriod: settings.gracePeriod)
+            return WebhookSink(configuration: configuration)
+        } catch {
+            throw .usage("The value '\(url)' is invalid for '--webhook <url>': \(error)")
+        }
     }
 
     private func simulationConfiguration() throws(CommandError) -> SimulationConfiguration {
@@ -138,6 +200,16 @@ struct RunCommand {
         switch scenario.source {
         case .randomWalk:
             source = .randomWalk(scenario.walk)
+        case .route(let text):
+            do {
+                source = .playback([try Trace.route(text)], scenario.playback)
+            } catch {
+                throw .usage("The value 'route:\(text)' is invalid for '--source <kind>': \(error)")
+            }
+        case .gpx(let paths):
+            var traces: [Trace] = []
+            for path in paths { traces.append(try GPXFiles.trace(path: path, console: console)) }
+            source = .playback(traces, scenario.playback)
         case .stdin(let format):
             guard regions != nil else {
                 throw .usage("A stdin source needs regions: pass '--regions <path>' (a GeoJSON FeatureCollection)")
@@ -151,7 +223,8 @@ struct RunCommand {
         return SimulationConfiguration(
             source: source, regions: regions, settings: scenario.settings, profile: scenario.profile,
             seed: scenario.seed, shards: scenario.shards ?? SimulationConfiguration.defaultShardCount,
-            batchSize: scenario.batchSize, creditsPerShard: scenario.credits, pace: scenario.pace)
+            batchSize: scenario.batchSize, creditsPerShard: scenario.credits, pace: scenario.pace,
+            filters: scenario.filters)
     }
 
     private static func commandError(for error: any Error) -> CommandError {

@@ -57,6 +57,17 @@ extension Scenario {
             }
             failOnBadInput = policy == "fail"
         }
+        if var sinks = try root.object("sinks") {
+            if var webhook = try sinks.object("webhook") {
+                try readWebhook(&webhook)
+                try webhook.finish()
+            }
+            try sinks.finish()
+        }
+        if var filters = try root.object("filters") {
+            try readFilters(&filters)
+            try filters.finish()
+        }
         if var pipeline = try root.object("pipeline") {
             if let shards = try pipeline.integer("shards") {
                 guard (0...1024).contains(shards) else {
@@ -74,7 +85,7 @@ extension Scenario {
     private mutating func readSource(_ source: inout JSONObjectReader) throws(InputError) {
         if let kind = try source.string("kind") {
             guard let choice = Self.source(from: kind) else {
-                throw source.error("must be one of random-walk, stdin, stdin:ndjson, stdin:csv", key: "kind")
+                throw source.error("must be one of \(Self.sourceKinds)", key: "kind")
             }
             self.source = choice
         }
@@ -107,6 +118,16 @@ extension Scenario {
             }
             walk.start = time
         }
+        if var playback = try source.object("playback") {
+            playbackSpeed = try Self.positive(&playback, "speed", max: 1_000) ?? playbackSpeed
+            if playback.value("sampleDistance") != nil {
+                sampleDistance = try Self.positive(&playback, "sampleDistance", max: 1_000_000)
+            }
+            stagger = try Self.nonNegative(&playback, "stagger", max: 31_622_400) ?? stagger
+            timeJitter = try Self.nonNegative(&playback, "timeJitter", max: 31_622_400) ?? timeJitter
+            positionJitter = try Self.nonNegative(&playback, "positionJitter", max: 1_000_000) ?? positionJitter
+            try playback.finish()
+        }
         if let duration = try source.number("duration") {
             guard duration.isFinite, (0...31_622_400).contains(duration) else {
                 throw source.error("must be 0...31622400 seconds", key: "duration")
@@ -129,6 +150,50 @@ extension Scenario {
             }
             walk.regions.maxDistance = distance
         }
+    }
+
+    private mutating func readWebhook(_ object: inout JSONObjectReader) throws(InputError) {
+        if let url = try object.string("url") {
+            do {
+                _ = try WebhookConfiguration(url: url)
+            } catch {
+                throw object.error("\(error)", key: "url")
+            }
+            webhookURL = url
+        }
+        if object.value("deadLetter") != nil { webhook.deadLetter = try object.string("deadLetter") }
+        webhook.batchSize = try Self.integer(&object, "batchSize", in: 1...100_000) ?? webhook.batchSize
+        webhook.concurrency = try Self.integer(&object, "concurrency", in: 1...256) ?? webhook.concurrency
+        webhook.maxAttempts = try Self.integer(&object, "maxAttempts", in: 1...100) ?? webhook.maxAttempts
+        webhook.linger = try Self.nonNegative(&object, "linger", max: 60) ?? webhook.linger
+        webhook.timeout = try Self.positive(&object, "timeout", max: 3_600) ?? webhook.timeout
+        webhook.gracePeriod = try Self.nonNegative(&object, "gracePeriod", max: 3_600) ?? webhook.gracePeriod
+    }
+
+    private mutating func readFilters(_ filters: inout JSONObjectReader) throws(InputError) {
+        if filters.value("distance") != nil {
+            self.filters.distanceFilter = try Self.positive(&filters, "distance", max: 1_000_000)
+        }
+        if filters.value("accuracy") != nil {
+            self.filters.noiseAccuracy = try Self.positive(&filters, "accuracy", max: 100_000)
+        }
+        var coarse = LocationFilterSettings.SignificantChange()
+        coarse.minimumDistance = try Self.positive(&filters, "significantChangeDistance", max: 1_000_000)
+            ?? coarse.minimumDistance
+        coarse.minimumInterval = try Self.nonNegative(&filters, "significantChangeInterval", max: 86_400)
+            ?? coarse.minimumInterval
+        if let on = try filters.bool("significantChange") {
+            self.filters.significantChange = on ? coarse : nil
+        }
+    }
+
+    private static func nonNegative(
+        _ object: inout JSONObjectReader, _ key: String, max: Double
+    ) throws(InputError) -> Double? {
+        guard let value = try object.number(key) else { return nil }
+        guard value.isFinite, value >= 0 else { throw object.error("must be ≥ 0", key: key) }
+        guard value <= max else { throw object.error("must be ≤ \(Int(max))", key: key) }
+        return value
     }
 
     private static func integer(

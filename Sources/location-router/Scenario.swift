@@ -9,6 +9,10 @@ struct Scenario: Equatable {
     enum SourceChoice: Equatable {
         case randomWalk
         case stdin(SampleFormat?)
+        /// GPX files, played by the devices round-robin.
+        case gpx([String])
+        /// `LAT,LON;LAT,LON;…`
+        case route(String)
     }
 
     var source: SourceChoice = .randomWalk
@@ -27,6 +31,36 @@ struct Scenario: Equatable {
     var shards: Int?
     var batchSize = 1024
     var credits = 4
+    /// Playback of GPX files and routes.
+    var playbackSpeed = 10.0
+    /// Sample a route every this many metres instead of every interval.
+    var sampleDistance: Double?
+    var stagger = 1.0
+    var timeJitter = 0.0
+    var positionJitter = 0.0
+    var filters = LocationFilterSettings()
+    /// Events are also POSTed to this http(s) URL.
+    var webhookURL: String?
+    var webhook = WebhookSettings()
+
+    /// The tunable parts of webhook delivery (see ``WebhookConfiguration``).
+    struct WebhookSettings: Equatable {
+        var deadLetter: String?
+        var batchSize = 500
+        var linger = 0.05
+        var concurrency = 4
+        var timeout = 10.0
+        var maxAttempts = 5
+        var gracePeriod = 10.0
+    }
+
+    /// The playback configuration of GPX and route sources, from the shared source keys.
+    var playback: PlaybackConfiguration {
+        PlaybackConfiguration(
+            devices: walk.devices, speed: playbackSpeed,
+            interval: sampleDistance.map { $0 / playbackSpeed } ?? walk.interval, start: walk.start, stagger: stagger,
+            timeJitter: timeJitter, positionJitter: positionJitter, regions: walk.regions)
+    }
 
     /// The monitor rules: the profile's, with any key the user overrode.
     var settings: MonitorSettings {
@@ -41,13 +75,21 @@ struct Scenario: Equatable {
     /// Parses a `--source` / `source.kind` value.
     static func source(from text: String) -> SourceChoice? {
         switch text {
-        case "random-walk": .randomWalk
-        case "stdin": .stdin(nil)
-        case "stdin:ndjson": .stdin(.ndjson)
-        case "stdin:csv": .stdin(.csv)
-        default: nil
+        case "random-walk": return .randomWalk
+        case "stdin": return .stdin(nil)
+        case "stdin:ndjson": return .stdin(.ndjson)
+        case "stdin:csv": return .stdin(.csv)
+        default:
+            if text.hasPrefix("gpx:") {
+                let paths = text.dropFirst(4).split(separator: ",").map(String.init)
+                return paths.isEmpty ? nil : .gpx(paths)
+            }
+            if text.hasPrefix("route:") { return .route(String(text.dropFirst(6))) }
+            return nil
         }
     }
+
+    static let sourceKinds = "random-walk, stdin, stdin:ndjson, stdin:csv, gpx:PATH[,PATH…], route:LAT,LON;LAT,LON[;…]"
 
     /// Parses a `--pace` / `pace` value: `max`, `realtime` or a factor > 0.
     static func pace(from text: String) -> Pace? {

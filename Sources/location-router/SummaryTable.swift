@@ -18,7 +18,7 @@ struct SummaryTable {
         case "-": "to stdout"
         case let path?: "to \(path)"
         }
-        let rows: [(String, String)] = [
+        var rows: [(String, String)] = [
             ("devices", grouped(r.devices)),
             ("regions", "\(grouped(r.regions)) (\(grouped(r.monitoredRegions)) monitored)"),
             ("updates", "\(grouped(r.updates)) in \(decimal(r.wallSeconds, 2)) s, \(decimal(r.simulatedSeconds, 0)) s simulated"),
@@ -29,6 +29,12 @@ struct SummaryTable {
             ("latency ms", latency.joined(separator: " · ")),
             ("peak memory", "\(decimal(Double(r.peakResidentBytes) / 1_048_576, 1)) MiB"),
         ]
+        if let webhook = r.webhook {
+            var line = "\(grouped(webhook.delivered)) delivered in \(grouped(webhook.deliveredRequests)) requests"
+            line += ", \(grouped(webhook.retries)) retries, \(grouped(webhook.deadLettered)) dead-lettered"
+            if webhook.lost > 0 { line += ", \(grouped(webhook.lost)) LOST" }
+            rows.insert(("webhook", line), at: rows.count - 1)
+        }
         var text = "LocationRouter \(r.version): profile \(r.profile), seed \(r.seed), \(r.shards) shard\(r.shards == 1 ? "" : "s")\n"
         for (name, value) in rows {
             text += "  " + name.padding(toLength: 12, withPad: " ", startingAt: 0) + value + "\n"

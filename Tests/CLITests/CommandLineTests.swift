@@ -32,6 +32,9 @@ import Testing
         (["--pace", "-3"], "'--pace <pace>'"),
         (["--source", "stdin"], "needs regions"),
         (["check"], "Missing expected argument"),
+        (["--webhook", "ftp://example.invalid/hook"], "'--webhook <url>'"),
+        (["--speed", "0"], "'--speed <m/s>'"),
+        (["--source", "route:25,121"], "at least two waypoints"),
     ])
     func usageErrorsExit64WithAHint(arguments: [String], message: String) async {
         let run = await runCommand(arguments)

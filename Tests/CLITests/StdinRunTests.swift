@@ -48,3 +48,4 @@ import Testing
         #expect(run.err.isEmpty)
     }
 }
+

@@ -34,16 +34,17 @@ public actor NotificationDispatcher {
     /// Dispatches every batch until the stream finishes, then flushes and closes the sink.
     /// - Parameter credits: returned once per batch, after it is handled.
     public func run(_ batches: AsyncStream<EventBatch>, credits: CreditGate) async throws -> DispatchSummary {
-        for await batch in batches {
-            do {
+        do {
+            for await batch in batches {
+                defer { credits.release() }
                 try await dispatch(batch)
-            } catch {
-                credits.release()
-                throw error
             }
-            credits.release()
+            try await flush()
+        } catch {
+            // The sink still gets to settle what it holds (a webhook dead-letters it), whatever stopped the run.
+            try? await sink?.close()
+            throw error
         }
-        try await flush()
         try await sink?.close()
         return summary
     }

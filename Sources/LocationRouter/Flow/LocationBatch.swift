@@ -9,6 +9,8 @@ public struct LocationBatch: Sendable {
     public var latitudes: [Double] = []
     public var longitudes: [Double] = []
     public var times: [Int64] = []
+    /// Horizontal accuracy in metres, NaN where the sample has none.
+    public var accuracies: [Float] = []
     /// When the batch's first sample entered the pipeline (``MonotonicClock`` nanoseconds): the start of
     /// every latency measured for the events it causes.
     public var ingress: UInt64 = 0
@@ -18,17 +20,40 @@ public struct LocationBatch: Sendable {
         latitudes.reserveCapacity(capacity)
         longitudes.reserveCapacity(capacity)
         times.reserveCapacity(capacity)
+        accuracies.reserveCapacity(capacity)
     }
 
     public var count: Int { devices.count }
     public var isEmpty: Bool { devices.isEmpty }
 
-    public mutating func append(device: Int32, latitude: Double, longitude: Double, time: Timestamp) {
+    public mutating func append(
+        device: Int32, latitude: Double, longitude: Double, time: Timestamp, accuracy: Double? = nil
+    ) {
         if devices.isEmpty { ingress = MonotonicClock.now() }
         devices.append(device)
         latitudes.append(latitude)
         longitudes.append(longitude)
         times.append(time.microseconds)
+        accuracies.append(accuracy.map(Float.init) ?? .nan)
+    }
+
+    /// Appends a sample after the source's filters, or counts it as filtered out.
+    /// - Returns: whether the sample was appended.
+    @discardableResult
+    public mutating func append(
+        device: Int32, latitude: Double, longitude: Double, time: Timestamp, accuracy: Double? = nil,
+        through filter: inout LocationFilter?
+    ) -> Bool {
+        // Taken out and put back so that the filter's arrays are mutated in place, not copied.
+        guard var active = filter.take() else {
+            append(device: device, latitude: latitude, longitude: longitude, time: time, accuracy: accuracy)
+            return true
+        }
+        let outcome = active.apply(device: device, latitude: latitude, longitude: longitude, time: time, accuracy: accuracy)
+        filter = active
+        guard outcome.isDelivered else { return false }
+        append(device: device, latitude: outcome.latitude, longitude: outcome.longitude, time: time, accuracy: outcome.accuracy)
+        return true
     }
 }
 

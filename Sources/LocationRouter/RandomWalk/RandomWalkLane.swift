@@ -18,8 +18,12 @@ public struct RandomWalkLane: Sendable {
     private let steps: Int
     private let headingNoise: Double
     private let areaRadius: Double
+    private var filter: LocationFilter?
+    /// Samples the source filters suppressed so far.
+    public private(set) var filteredCount = 0
 
-    public init(plan: RandomWalkPlan, first: Int, stride: Int) {
+    public init(plan: RandomWalkPlan, first: Int, stride: Int, filter: LocationFilterSettings = .init()) {
+        self.filter = filter.isActive ? LocationFilter(settings: filter, seed: plan.seed, stride: stride) : nil
         self.plan = plan
         let configuration = plan.configuration
         devices = Swift.stride(from: first, to: configuration.devices, by: stride).map { Int32($0) }
@@ -44,7 +48,8 @@ public struct RandomWalkLane: Sendable {
 
     public var isFinished: Bool { step >= steps || devices.isEmpty }
 
-    /// Appends up to `capacity - batch.count` samples to `batch`; returns `false` once the walk is over.
+    /// Appends up to `capacity - batch.count` samples to `batch` (fewer when filters suppress some); returns
+    /// `false` once the walk is over.
     public mutating func fill(_ batch: inout LocationBatch, capacity: Int) -> Bool {
         let configuration = plan.configuration
         let center = configuration.center
@@ -53,7 +58,11 @@ public struct RandomWalkLane: Sendable {
             while cursor < devices.count && batch.count < capacity {
                 let i = cursor
                 if step > 0 { advance(i, towards: center) }
-                batch.append(device: devices[i], latitude: latitude[i], longitude: longitude[i], time: time)
+                if !batch.append(
+                    device: devices[i], latitude: latitude[i], longitude: longitude[i], time: time, through: &filter)
+                {
+                    filteredCount += 1
+                }
                 cursor += 1
             }
             if cursor == devices.count {
@@ -68,14 +77,13 @@ public struct RandomWalkLane: Sendable {
     @inline(__always)
     private mutating func advance(_ i: Int, towards center: Coordinate) {
         var h = heading[i] + headingNoise * (2 * rng[i].unit() - 1)
-        let north = (latitude[i] - center.latitude) * plan.metresPerDegreeLatitude
-        let east = (longitude[i] - center.longitude) * plan.metresPerDegreeLongitude
+        let north = (latitude[i] - center.latitude) * plan.scale.metresPerDegreeLatitude
+        let east = (longitude[i] - center.longitude) * plan.scale.metresPerDegreeLongitude
         if north * north + east * east > areaRadius * areaRadius {
             h = atan2(-east, -north)
         }
         heading[i] = h
         let step = stepLength[i]
-        (latitude[i], longitude[i]) = plan.moved(
-            latitude[i], longitude[i], north: step * cos(h), east: step * sin(h))
+        (latitude[i], longitude[i]) = plan.scale.move(latitude[i], longitude[i], north: step * cos(h), east: step * sin(h))
     }
 }

@@ -21,7 +21,13 @@ struct SampleStreamRouter {
     private var lineNumber = 0
     private static let maxKeptErrors = 20
 
-    init(input: SampleInput, shardCount: Int, batchSize: Int, pace: Pace) {
+    private var filter: LocationFilter?
+
+    init(
+        input: SampleInput, shardCount: Int, batchSize: Int, pace: Pace, filter: LocationFilterSettings = .init(),
+        seed: UInt64 = 0
+    ) {
+        self.filter = filter.isActive ? LocationFilter(settings: filter, seed: seed, stride: 1) : nil
         self.input = input
         self.shardCount = shardCount
         self.batchSize = batchSize
@@ -108,9 +114,13 @@ struct SampleStreamRouter {
         }
         lastTime[Int(device)] = time
         let shard = Int(device) % shardCount
-        batches[shard].append(
+        guard batches[shard].append(
             device: device, latitude: sample.coordinate.latitude, longitude: sample.coordinate.longitude,
-            time: sample.time)
+            time: sample.time, accuracy: sample.accuracy, through: &filter)
+        else {
+            summary.filtered += 1
+            return nil
+        }
         return shard
     }
 

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Metres per degree of latitude and longitude at a latitude (WGS84 radii of curvature): a local plane for
+/// moving generated positions by metres. Regions are never tested with it.
+public struct LocalScale: Sendable {
+    public let metresPerDegreeLatitude: Double
+    public let metresPerDegreeLongitude: Double
+
+    public init(latitude: Double) {
+        let phi = latitude * .pi / 180
+        let e2 = Geodesic.eccentricitySquared
+        let w = (1 - e2 * sin(phi) * sin(phi)).squareRoot()
+        metresPerDegreeLatitude = Geodesic.semiMajorAxis * (1 - e2) / (w * w * w) * .pi / 180
+        metresPerDegreeLongitude = max(Geodesic.semiMajorAxis / w * cos(phi) * .pi / 180, 1)
+    }
+
+    /// A position moved by metres north and east, kept a valid coordinate (latitude clamped short of the poles,
+    /// longitude wrapped).
+    @inline(__always)
+    public static func move(
+        _ latitude: Double, _ longitude: Double, north: Double, east: Double, metresPerDegreeLatitude: Double,
+        metresPerDegreeLongitude: Double
+    ) -> (latitude: Double, longitude: Double) {
+        let newLatitude = min(max(latitude + north / metresPerDegreeLatitude, -89.999_999), 89.999_999)
+        var newLongitude = longitude + east / metresPerDegreeLongitude
+        if newLongitude > 180 { newLongitude -= 360 } else if newLongitude < -180 { newLongitude += 360 }
+        return (newLatitude, newLongitude)
+    }
+
+    public func move(_ latitude: Double, _ longitude: Double, north: Double, east: Double) -> (latitude: Double, longitude: Double) {
+        Self.move(
+            latitude, longitude, north: north, east: east, metresPerDegreeLatitude: metresPerDegreeLatitude,
+            metresPerDegreeLongitude: metresPerDegreeLongitude)
+    }
+}

@@ -1,0 +1,43 @@
+/// A path to play back: segments of points, each point with an optional recorded time.
+///
+/// A trace is what a GPX file (or a `route:` list) contributes to playback, independent of where it came from.
+/// Between segments there is a gap: playback jumps from the end of one to the start of the next, never drawing
+/// a line across.
+public struct Trace: Sendable, Equatable {
+    /// One continuous part of a trace.
+    public struct Segment: Sendable, Equatable {
+        public var latitudes: [Double] = []
+        public var longitudes: [Double] = []
+        /// Recorded times (microseconds since the epoch); `nil` where the point has none.
+        public var times: [Int64?] = []
+        /// Whether points are replayed at their own recorded times (GPX tracks) rather than visited in order and
+        /// sampled at the playback interval (waypoints, routes).
+        public var playsRecordedTimes: Bool
+
+        public init(playsRecordedTimes: Bool) {
+            self.playsRecordedTimes = playsRecordedTimes
+        }
+
+        public var count: Int { latitudes.count }
+
+        public mutating func append(latitude: Double, longitude: Double, time: Int64?) {
+            latitudes.append(latitude)
+            longitudes.append(longitude)
+            times.append(time)
+        }
+
+        /// Whether every point has a time, so the segment can play its recorded times.
+        var isFullyTimed: Bool { times.allSatisfy { $0 != nil } }
+    }
+
+    /// A name for messages (the file, or `route`).
+    public var name: String
+    public var segments: [Segment]
+
+    public init(name: String, segments: [Segment]) {
+        self.name = name
+        self.segments = segments.filter { $0.count > 0 }
+    }
+
+    public var pointCount: Int { segments.reduce(0) { $0 + $1.count } }
+}

@@ -1,0 +1,78 @@
+/// Replays a ``TraceTimeline`` for one device: the samples it reports, in time order.
+///
+/// Recorded segments yield their points at their own (shifted) times. Sampled segments yield a position every
+/// `interval` seconds, linearly interpolated between the points around it (as Xcode moves a simulated location
+/// between waypoints), and finally the segment's last point, so every waypoint's leg is completed.
+public struct TracePlayer: Sendable {
+    private let timeline: TraceTimeline
+    private let start: Int64
+    private let interval: Double
+    private let northOffset: Double
+    private let eastOffset: Double
+    private let metresPerDegreeLatitude: Double
+    private let metresPerDegreeLongitude: Double
+    private var segment = 0
+    private var point = 0
+    private var tick = 0
+    private var emittedLast = false
+
+    /// - Parameters:
+    ///   - start: the time (µs since the epoch) of the timeline's offset 0 for this device.
+    ///   - offset: a constant displacement in metres (north, east) applied to every position (seeded jitter).
+    public init(timeline: TraceTimeline, start: Timestamp, interval: Double, offset: (north: Double, east: Double) = (0, 0)) {
+        self.timeline = timeline
+        self.start = start.microseconds
+        self.interval = interval
+        northOffset = offset.north
+        eastOffset = offset.east
+        let latitude = timeline.segments.first?.latitudes.first ?? 0
+        let scale = LocalScale(latitude: latitude)
+        metresPerDegreeLatitude = scale.metresPerDegreeLatitude
+        metresPerDegreeLongitude = scale.metresPerDegreeLongitude
+    }
+
+    /// The next sample, or `nil` when the trace is over.
+    public mutating func next() -> (latitude: Double, longitude: Double, time: Timestamp)? {
+        while segment < timeline.segments.count {
+            let current = timeline.segments[segment]
+            let offsets = current.offsets
+            if !current.isSampled {
+                if point < offsets.count {
+                    defer { point += 1 }
+                    return sample(current.latitudes[point], current.longitudes[point], at: offsets[point])
+                }
+            } else {
+                let last = offsets[offsets.count - 1]
+                let offset = offsets[0] + Double(tick) * interval
+                if offset < last {
+                    tick += 1
+                    // offset < last, so a later point exists with a larger offset.
+                    while offsets[point + 1] <= offset { point += 1 }
+                    let f = (offset - offsets[point]) / (offsets[point + 1] - offsets[point])
+                    return sample(
+                        current.latitudes[point] + f * (current.latitudes[point + 1] - current.latitudes[point]),
+                        current.longitudes[point] + f * (current.longitudes[point + 1] - current.longitudes[point]),
+                        at: offset)
+                }
+                if !emittedLast {
+                    emittedLast = true
+                    return sample(current.latitudes[offsets.count - 1], current.longitudes[offsets.count - 1], at: last)
+                }
+            }
+            segment += 1
+            point = 0
+            tick = 0
+            emittedLast = false
+        }
+        return nil
+    }
+
+    private func sample(_ latitude: Double, _ longitude: Double, at offset: Double) -> (Double, Double, Timestamp) {
+        let time = Timestamp(microseconds: start + Int64((offset * 1e6).rounded()))
+        guard northOffset != 0 || eastOffset != 0 else { return (latitude, longitude, time) }
+        let moved = LocalScale.move(
+            latitude, longitude, north: northOffset, east: eastOffset,
+            metresPerDegreeLatitude: metresPerDegreeLatitude, metresPerDegreeLongitude: metresPerDegreeLongitude)
+        return (moved.latitude, moved.longitude, time)
+    }
+}

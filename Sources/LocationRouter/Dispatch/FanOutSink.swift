@@ -1,0 +1,23 @@
+/// Hands the same events to several sinks in turn (an NDJSON file and a webhook, say).
+///
+/// Each write completes on every sink before the next begins, so the slowest sink sets the pace, and nothing is
+/// queued behind it. `close()` closes every sink, even when one of them fails, and rethrows the first error.
+public struct FanOutSink: EventSink {
+    public let sinks: [any EventSink]
+
+    public init(_ sinks: [any EventSink]) {
+        self.sinks = sinks
+    }
+
+    public func write(_ bytes: [UInt8]) async throws {
+        for sink in sinks { try await sink.write(bytes) }
+    }
+
+    public func close() async throws {
+        var firstError: (any Error)?
+        for sink in sinks {
+            do { try await sink.close() } catch { firstError = firstError ?? error }
+        }
+        if let firstError { throw firstError }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import GeofenceKit
+
+/// The deterministic parts of playback: which trace each device plays, when it starts and how it is displaced.
+///
+/// Devices are assigned traces round-robin (device `d` plays trace `d % traces`), so 10,000 devices from 10 files
+/// play each file 1,000 times, staggered in time and, with jitter, displaced in space: varied traffic that the
+/// same seed reproduces exactly.
+public struct PlaybackPlan: Sendable {
+    public let configuration: PlaybackConfiguration
+    public let seed: UInt64
+    public let timelines: [TraceTimeline]
+    private static let purpose: UInt64 = 5
+
+    public init(traces: [Trace], configuration: PlaybackConfiguration, seed: UInt64) {
+        self.configuration = configuration
+        self.seed = seed
+        timelines = traces.map { TraceTimeline(trace: $0, speed: configuration.speed, interval: configuration.interval) }
+    }
+
+    /// When device `d` starts and how far it is displaced (metres north, east).
+    public func placement(ofDevice device: Int32) -> (start: Timestamp, north: Double, east: Double) {
+        var rng = SplitMix64(seed: seed, stream: UInt64(device), purpose: Self.purpose)
+        let ordinal = Int(device) / max(1, timelines.count)
+        var delay = Double(ordinal) * configuration.stagger
+        if configuration.timeJitter > 0 { delay += rng.unit() * configuration.timeJitter }
+        var north = 0.0
+        var east = 0.0
+        if configuration.positionJitter > 0 {
+            let distance = configuration.positionJitter * rng.unit().squareRoot()
+            let bearing = rng.unit() * 2 * .pi
+            north = distance * cos(bearing)
+            east = distance * sin(bearing)
+        }
+        return (configuration.start.adding(seconds: delay), north, east)
+    }
+
+    public func timeline(ofDevice device: Int32) -> TraceTimeline {
+        timelines[Int(device) % timelines.count]
+    }
+
+    public func player(ofDevice device: Int32) -> TracePlayer {
+        let placement = placement(ofDevice: device)
+        return TracePlayer(
+            timeline: timeline(ofDevice: device), start: placement.start, interval: configuration.interval,
+            offset: (placement.north, placement.east))
+    }
+
+    /// Regions generated around the device's first position.
+    public func regions(ofDevice device: Int32) -> [MonitoredRegion] {
+        var player = player(ofDevice: device)
+        guard let first = player.next() else { return [] }
+        return GeneratedRegions(configuration: configuration.regions, seed: seed)
+            .regions(ofDevice: device, around: first.latitude, first.longitude)
+    }
+}

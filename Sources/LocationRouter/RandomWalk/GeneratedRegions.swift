@@ -1,0 +1,40 @@
+import Foundation
+import GeofenceKit
+
+/// Circular regions generated around each device's first position, so that its movement crosses them.
+///
+/// A function of the seed, the device and the position alone: any shard computes a device's regions without the
+/// others. Region `k` of device `d` has identifier `d * perDevice + k` (named `device-d/rk`).
+public struct GeneratedRegions: Sendable {
+    public let configuration: GeneratedRegionsConfiguration
+    public let seed: UInt64
+    private static let purpose: UInt64 = 3
+
+    public init(configuration: GeneratedRegionsConfiguration, seed: UInt64) {
+        self.configuration = configuration
+        self.seed = seed
+    }
+
+    public func regions(ofDevice device: Int32, around latitude: Double, _ longitude: Double) -> [MonitoredRegion] {
+        guard configuration.perDevice > 0 else { return [] }
+        var rng = SplitMix64(seed: seed, stream: UInt64(device), purpose: Self.purpose)
+        let scale = LocalScale(latitude: latitude)
+        return (0..<configuration.perDevice).map { k in
+            let center = scale.offset(latitude, longitude, withinDisc: configuration.maxDistance, using: &rng)
+            let radius = rng.uniform(configuration.radius)
+            let circle = CircleGeometry(center: Coordinate(unchecked: center.latitude, center.longitude), radius: radius)
+            return MonitoredRegion(id: device &* Int32(configuration.perDevice) &+ Int32(k), geometry: .circle(circle))
+        }
+    }
+}
+
+extension LocalScale {
+    /// A position uniformly distributed in the disc of `radius` metres around a position.
+    func offset(
+        _ latitude: Double, _ longitude: Double, withinDisc radius: Double, using rng: inout SplitMix64
+    ) -> (latitude: Double, longitude: Double) {
+        let distance = radius * rng.unit().squareRoot()
+        let bearing = rng.unit() * 2 * .pi
+        return move(latitude, longitude, north: distance * cos(bearing), east: distance * sin(bearing))
+    }
+}

@@ -1,0 +1,372 @@
+import Foundation
+import GeofenceKit
+import Testing
+@testable import LocationRouter
+
+/// The webhook sink against a real HTTP server on 127.0.0.1: every event written must reach the server
+/// exactly once (in a 2xx-answered request) or the dead-letter file, byte for byte, whatever the server does.
+@Suite struct WebhookSinkTests {
+    /// Distinct events as NDJSON lines (no newline), so a duplicate or a loss changes the multiset.
+    static func events(_ count: Int, tag: String = "t") -> [String] {
+        (0..<count).map { i in
+            #"{"device":"dev-\#(tag)-\#(i)","region":"r\#(i % 7)","event":"enter","time":"2026-11-21T08:00:\#(i % 60)Z","lat":25.0478,"lon":121.517}"#
+        }
+    }
+
+    static func temporaryPath() -> String {
+        NSTemporaryDirectory() + "webhook-dead-letter-\(UUID().uuidString).ndjson"
+    }
+
+    /// Test-sized settings: small batches, millisecond backoffs. The linger is long so that request counts
+    /// do not depend on scheduling (close sends the partial batch); one test sets it short.
+    static func configuration(
+        _ server: WebhookTestServer, deadLetter: String, _ adjust: (inout WebhookConfiguration) -> Void = { _ in }
+    ) throws -> WebhookConfiguration {
+        var configuration = try WebhookConfiguration(url: server.url, deadLetterPath: deadLetter)
+        configuration.batchSize = 50
+        configuration.linger = 5
+        configuration.timeout = 3
+        configuration.gracePeriod = 5
+        configuration.backoff = WebhookBackoff(initial: 0.01, factor: 2, maximum: 0.05, seed: 1)
+        adjust(&configuration)
+        return configuration
+    }
+
+    /// Writes `lines` `perWrite` at a time, as the dispatcher does, then closes the sink.
+    static func deliver(_ lines: [String], to sink: WebhookSink, perWrite: Int = 37) async throws {
+        var start = 0
+        while start < lines.count {
+            let chunk = lines[start..<min(start + perWrite, lines.count)]
+            try await sink.write(Array(chunk.map { $0 + "\n" }.joined().utf8))
+            start += perWrite
+        }
+        try await sink.close()
+    }
+
+    static func lines(in path: String) -> [String] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// Every event is either in a 2xx-answered request or in the dead-letter file, once, and the statistics
+    /// agree with both.
+    static func expectEveryEventAccountedOnce(
+        _ lines: [String], sink: WebhookSink, server: WebhookTestServer, deadLetter: String
+    ) {
+        let statistics = sink.statistics
+        let deadLettered = Self.lines(in: deadLetter)
+        let delivered = server.deliveredEvents
+        #expect(statistics.accepted == lines.count)
+        #expect(statistics.lost == 0)
+        #expect(statistics.delivered + statistics.deadLettered == lines.count)
+        #expect(delivered.count == statistics.delivered)
+        #expect(deadLettered.count == statistics.deadLettered)
+        #expect(Set(deadLettered).isSubset(of: Set(lines)), "dead letters are the original lines, byte for byte")
+        #expect((delivered + canonicalEvents(inLines: deadLettered)).sorted() == canonicalEvents(inLines: lines).sorted())
+        #expect(statistics.latency.count == UInt64(statistics.deliveredRequests))
+    }
+
+    @Test func anAcceptingServerGetsEveryEventOnceAsJSONArrays() async throws {
+        let server = try WebhookTestServer()
+        let deadLetter = Self.temporaryPath()
+        defer { server.stop() }
+        let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter))
+        let lines = Self.events(1_234)
+        try await Self.deliver(lines, to: sink)
+
+        Self.expectEveryEventAccountedOnce(lines, sink: sink, server: server, deadLetter: deadLetter)
+        let statistics = sink.statistics
+        #expect(statistics.delivered == 1_234)
+        #expect(statistics.deliveredRequests == 25)  // 24 full batches of 50 and the rest at close
+        #expect(statistics.retries == 0 && statistics.failedRequests == 0)
+        #expect(!FileManager.default.fileExists(atPath: deadLetter), "no dead-letter file when nothing failed")
+        for (request, _) in server.requests {
+            #expect(request.method == "POST")
+            #expect(request.path == "/events")
+            #expect(request.headers["content-type"] == "application/json")
+            #expect(request.body.first == UInt8(ascii: "[") && request.body.last == UInt8(ascii: "]"))
+        }
+        // The bodies are the lines themselves joined with commas: nothing is re-encoded.
+        let bodies = server.requests.map { String(decoding: $0.request.body.dropFirst().dropLast(), as: UTF8.self) }
+        #expect(Set(bodies.flatMap { body in body.replacingOccurrences(of: "},{", with: "}\n{").split(separator: "\n").map(String.init) }) == Set(lines))
+    }
+
+    @Test func serverErrorsAreRetriedUntilTheServerRecovers() async throws {
+        let server = try WebhookTestServer { index, _ in index < 4 ? WebhookTestServer.Response(status: 500) : .ok }
+        let deadLetter = Self.temporaryPath()
+        defer { server.stop() }
+        let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter))
+        let lines = Self.events(300)
+        try await Self.deliver(lines, to: sink)
+
+        Self.expectEveryEventAccountedOnce(lines, sink: sink, server: server, deadLetter: deadLetter)
+        #expect(sink.statistics.delivered == 300)
+        #expect(sink.statistics.retries >= 4)
+        #expect(sink.statistics.deadLettered == 0)
+    }
+
+    @Test func retryAfterSecondsIsHonouredOn429() async throws {
+        let server = try WebhookTestServer { index, _ in
+            index == 0 ? WebhookTestServer.Response(status: 429, headers: [("Retry-After", "1")]) : .ok
+        }
+        let deadLetter = Self.temporaryPath()
+        defer { server.stop() }
+        let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) { $0.concurrency = 1 })
+        let lines = Self.events(20)
+        try await Self.deliver(lines, to: sink)
+
+        Self.expectEveryEventAccountedOnce(lines, sink: sink, server: server, deadLetter: deadLetter)
+        let requests = server.requests
+        #expect(requests.count == 2)
+        if requests.count == 2 {
+            #expect(requests[1].request.received - requests[0].request.received >= 0.9, "waited the Retry-After")
+        }
+        #expect(sink.statistics.retries == 1)
+    }
+
+    @Test func retryAfterZeroReplacesALongBackoffOn503() async throws {
+        let backoff = WebhookBackoff(initial: 20, factor: 2, maximum: 20, seed: 1)
+        var generator = SplitMix64(seed: backoff.seed)
+        let backoffAlone = backoff.delay(afterAttempt: 1, using: &generator) + backoff.delay(afterAttempt: 2, using: &generator)
+        #expect(backoffAlone > 15, "the backoff alone would take long")
+        let server = try WebhookTestServer { index, _ in
+            index < 2 ? WebhookTestServer.Response(status: index == 0 ? 503 : 429, headers: [("Retry-After", "0")]) : .ok
+        }
+        let deadLetter = Self.temporaryPath()
+        defer { server.stop() }
+        let sink = WebhookSink(
+            configuration: try Self.configuration(server, deadLetter: deadLetter) {
+                $0.concurrency = 1
+                $0.backoff = backoff
+            })
+        let clock = MonotonicTestClock()
+        let lines = Self.events(20)
+        try await Self.deliver(lines, to: sink)
+
+        // Well under the backoff's own delays, with room for a loaded machine.
+        #expect(clock.seconds < backoffAlone / 2)
+        Self.expectEveryEventAccountedOnce(lines, sink: sink, server: server, deadLetter: deadLetter)
+        #expect(sink.statistics.delivered == 20 && sink.statistics.retries == 2)
+    }
+
+    @Test func aSlowServerSuspendsWriteAndNeverSeesMoreThanConcurrencyRequests() async throws {
+        let server = try WebhookTestServer { _, _ in WebhookTestServer.Response(status: 200, delay: 0.2) }
+        let deadLetter = Self.temporaryPath()
+        defer { server.stop() }
+        let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) { $0.concurrency = 2 })
+        let lines = Self.events(500)
+        var longestWrite = 0.0
+        for start in stride(from: 0, to: lines.count, by: 50) {
+            let clock = MonotonicTestClock()
+            try await sink.write(Array(lines[start..<start + 50].map { $0 + "\n" }.joined().utf8))
+            longestWrite = max(longestWrite, clock.seconds)
+        }
+        try await sink.close()
+
+        Self.expectEveryEventAccountedOnce(lines, sink: sink, server: server, deadLetter: deadLetter)
+        #expect(server.peakInFlight == 2)
+        #expect(sink.statistics.delivered == 500 && sink.statistics.deliveredRequests == 10)
+        #expect(sink.statistics.writeWaits > 0)
+        #expect(longestWrite > 0.1, "write waited for a request slot")
+        #expect(sink.statistics.latency.quantile(0.5) >= 200_000_000)
+    }
+
+    @Test func refusedConnectionsAreRetriedUntilTheServerListens() async throws {
+        let server = try WebhookTestServer(listenAfter: 0.8)
+        let deadLetter = Self.temporaryPath()
+        defer { server.stop() }
+        let sink = WebhookSink(
+            configuration: try Self.configuration(server, deadLetter: deadLetter) {
+                $0.maxAttempts = 30
+                $0.backoff = WebhookBackoff(initial: 0.05, factor: 2, maximum: 0.3, seed: 5)
+            })
+        let lines = Self.events(120)
+        try await Self.deliver(lines, to: sink)
+
+        Self.expectEveryEventAccountedOnce(lines, sink: sink, server: server, deadLetter: deadLetter)
+        #expect(sink.statistics.delivered == 120)
+        #expect(sink.statistics.retries > 0)
+    }
+
+    @Test func refusedConnectionsAreDeadLetteredWhenAttemptsRunOut() async throws {
+        let server = try WebhookTestServer(listenAfter: nil)
+        let deadLetter = Self.temporaryPath()
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: deadLetter)
+        }
+        let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) { $0.maxAttempts = 3 })
+        let lines = Self.events(120)
+        try await Self.deliver(lines, to: sink)
+
+        Self.expectEveryEventAccountedOnce(lines, sink: sink, server: server, deadLetter: deadLetter)
+        let statistics = sink.statistics
+        #expect(statistics.deadLettered == 120 && statistics.delivered == 0)
+        #expect(statistics.failedRequests == 3)  // 50 + 50 + 20
+        #expect(statistics.retries == 3 * 2)
+    }
+
+    @Test func aClientErrorIsDeadLetteredWithoutRetry() async throws {
+        let server = try WebhookTestServer { _, _ in WebhookTestServer.Response(status: 400) }
+        let deadLetter = Self.temporaryPath()
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: deadLetter)
+        }
+        let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter))
+        let lines = Self.events(130)
+        try await Self.deliver(lines, to: sink)
+
+        Self.expectEveryEventAccountedOnce(lines, sink: sink, server: server, deadLetter: deadLetter)
+        #expect(server.requests.count == 3)
+        #expect(sink.statistics.retries == 0)
+        #expect(sink.statistics.deadLettered == 130 && sink.statistics.failedRequests == 3)
+        #expect(Self.lines(in: deadLetter).sorted() == lines.sorted())
+    }
+
+    @Test func aRedirectIsNotFollowedButDeadLettered() async throws {
+        let server = try WebhookTestServer { _, request in
+            request.path == "/events" ? WebhookTestServer.Response(status: 307, headers: [("Location", "/elsewhere")]) : .ok
+        }
+        let deadLetter = Self.temporaryPath()
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: deadLetter)
+        }
+        let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter))
+        let lines = Self.events(10)
+        try await Self.deliver(lines, to: sink)
+
+        #expect(server.requests.map(\.request.path) == ["/events"])
+        Self.expectEveryEventAccountedOnce(lines, sink: sink, server: server, deadLetter: deadLetter)
+        #expect(sink.statistics.deadLettered == 10)
+    }
+
+    @Test func closeDeadLettersWhatTheGracePeriodCannotDeliver() async throws {
+        let server = try WebhookTestServer { _, _ in WebhookTestServer.Response(status: 200, delay: 6) }
+        let deadLetter = Self.temporaryPath()
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: deadLetter)
+        }
+        let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) { $0.gracePeriod = 0.3 })
+        let lines = Self.events(80)
+        let clock = MonotonicTestClock()
+        try await Self.deliver(lines, to: sink)
+
+        // Generous against a loaded machine, and still far below the server's 6 s answer.
+        #expect(clock.seconds < 3, "close returned after the grace period, not after the server's answer")
+        let statistics = sink.statistics
+        #expect(statistics.deadLettered == 80 && statistics.delivered == 0 && statistics.lost == 0)
+        #expect(statistics.failedRequests == 2)
+        #expect(Self.lines(in: deadLetter).sorted() == lines.sorted())
+    }
+
+    @Test func aTimeoutIsRetried() async throws {
+        // A 400 would be dead-lettered at once; only a timeout makes the sink try again.
+        let server = try WebhookTestServer { _, _ in WebhookTestServer.Response(status: 400, delay: 1) }
+        let deadLetter = Self.temporaryPath()
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: deadLetter)
+        }
+        let sink = WebhookSink(
+            configuration: try Self.configuration(server, deadLetter: deadLetter) {
+                $0.timeout = 0.25
+                $0.maxAttempts = 2
+            })
+        let lines = Self.events(40)
+        try await Self.deliver(lines, to: sink)
+
+        Self.expectEveryEventAccountedOnce(lines, sink: sink, server: server, deadLetter: deadLetter)
+        #expect(sink.statistics.retries == 1 && sink.statistics.deadLettered == 40)
+    }
+
+    @Test func aCancelledWriteKeepsItsEventsForClose() async throws {
+        let server = try WebhookTestServer { _, _ in WebhookTestServer.Response(status: 200, delay: 0.3) }
+        let deadLetter = Self.temporaryPath()
+        defer { server.stop() }
+        let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) { $0.concurrency = 1 })
+        let lines = Self.events(150)
+        let writer = Task {
+            for start in stride(from: 0, to: lines.count, by: 50) {
+                try await sink.write(Array(lines[start..<start + 50].map { $0 + "\n" }.joined().utf8))
+            }
+        }
+        // Cancel once the second write has handed over its events and waits for the only request slot (busy with
+        // the first batch for 0.3 s): not after a guessed delay.
+        while sink.statistics.accepted < 100 { try await Task.sleep(nanoseconds: 2_000_000) }
+        writer.cancel()
+        let result = await writer.result
+        #expect(throws: CancellationError.self) { try result.get() }
+        try await sink.close()
+
+        let written = Array(lines.prefix(sink.statistics.accepted))
+        #expect(written.count == 100, "the second write was waiting, the third never ran")
+        Self.expectEveryEventAccountedOnce(written, sink: sink, server: server, deadLetter: deadLetter)
+        #expect(sink.statistics.delivered == 100)
+    }
+
+    @Test func aPartialBatchIsSentAfterTheLingerTime() async throws {
+        let server = try WebhookTestServer()
+        let deadLetter = Self.temporaryPath()
+        defer { server.stop() }
+        let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) { $0.linger = 0.05 })
+        let lines = Self.events(3)
+        try await sink.write(Array(lines.map { $0 + "\n" }.joined().utf8))
+        let clock = MonotonicTestClock()
+        while server.requests.isEmpty && clock.seconds < 3 { try await Task.sleep(nanoseconds: 10_000_000) }
+        #expect(server.deliveredEvents.count == 3, "sent before close")
+        try await sink.close()
+
+        Self.expectEveryEventAccountedOnce(lines, sink: sink, server: server, deadLetter: deadLetter)
+        #expect(sink.statistics.deliveredRequests == 1)
+    }
+
+    @Test func anUnwritableDeadLetterFileMakesCloseThrowWithTheCount() async throws {
+        let server = try WebhookTestServer { _, _ in WebhookTestServer.Response(status: 422) }
+        defer { server.stop() }
+        let deadLetter = "/nonexistent-\(UUID().uuidString)/dead.ndjson"
+        let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter))
+        let lines = Self.events(60)
+        let error = await #expect(throws: SinkError.self) { try await Self.deliver(lines, to: sink) }
+        #expect(error?.description.contains("60 events") == true)
+        #expect(error?.destination == deadLetter)
+        #expect(sink.statistics.lost == 60 && sink.statistics.delivered + sink.statistics.deadLettered == 0)
+    }
+
+    @Test(arguments: ["ftp://example.com/hook", "file:///tmp/events", "mailto:ops@example.com", "localhost:8080/hook", "/events"])
+    func onlyHTTPAndHTTPSURLsAreAccepted(url: String) throws {
+        #expect(throws: WebhookConfigurationError.self) { try WebhookConfiguration(url: url) }
+        #expect(throws: WebhookConfigurationError.self) { try WebhookSink.make(url: url) }
+    }
+
+    @Test func theErrorForAnUnsupportedSchemeSaysWhatIsSupported() throws {
+        let error = #expect(throws: WebhookConfigurationError.self) { try WebhookConfiguration(url: "ftp://example.com") }
+        #expect(error?.description.contains("http:// and https://") == true)
+        #expect(try WebhookConfiguration(url: "HTTPS://example.com/hook").url.host == "example.com")
+    }
+
+    @Test func aWholeRunDeliversEveryEmittedEvent() async throws {
+        let server = try WebhookTestServer()
+        let deadLetter = Self.temporaryPath()
+        defer { server.stop() }
+        let sink = WebhookSink(
+            configuration: try Self.configuration(server, deadLetter: deadLetter) {
+                $0.batchSize = 500
+                $0.concurrency = 4
+            })
+        let walk = RandomWalkConfiguration(
+            devices: 100, areaRadius: 3_000, speed: 5...30, duration: 60,
+            regions: GeneratedRegionsConfiguration(perDevice: 10, radius: 100...1_500, maxDistance: 2_000))
+        let configuration = SimulationConfiguration(source: .randomWalk(walk), seed: 42, shards: 2, batchSize: 256)
+        let report = try await Simulation(configuration: configuration, sink: sink).run()
+
+        #expect(report.eventsEmitted > 100)
+        #expect(report.eventsEmitted == sink.statistics.delivered)
+        #expect(report.dropped == 0)
+        #expect(server.deliveredEvents.count == report.eventsEmitted)
+        #expect(Set(server.deliveredEvents).count == report.eventsEmitted, "no event twice")
+        #expect(!FileManager.default.fileExists(atPath: deadLetter))
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import Synchronization
+
+/// A tiny HTTP/1.1 server on 127.0.0.1 for the webhook tests: one thread accepts, one thread per connection
+/// answers a single request (`Content-Length` bodies, `Connection: close`), as `respond` decides.
+///
+/// It is bounded in every way the machine's network rule asks for: it binds the loopback address only, on an
+/// ephemeral port; it accepts at most `maxRequests` connections; and it stops by itself after `lifetime`
+/// seconds even if a test forgets `stop()`. `listenAfter` keeps the port bound but not listening for a while,
+/// so that connections are refused (the kernel answers a bound, non-listening port with a reset) and the
+/// sink's retries can be seen to ride it out; `nil` never listens.
+final class WebhookTestServer: Sendable {
+    struct Request: Sendable {
+        let method: String
+        let path: String
+        /// Header names in lower case.
+        let headers: [String: String]
+        let body: [UInt8]
+        /// Seconds since the server started, when the request was read.
+        let received: Double
+    }
+
+    struct Response: Sendable {
+        var status: Int
+        var headers: [(String, String)] = []
+        /// Seconds to wait before answering.
+        var delay: Double = 0
+
+        static let ok = Response(status: 200)
+    }
+
+    /// Decides the answer to request number `index` (0 for the first).
+    typealias Responder = @Sendable (_ index: Int, _ request: Request) -> Response
+
+    private struct State {
+        var requests: [(request: Request, status: Int)] = []
+        var inFlight = 0
+        var peakInFlight = 0
+        var connections = 0
+        var openConnections = 0
+        var stopped = false
+    }
+
+    let port: UInt16
+    private let listener: Int32
+    private let state = Mutex(State())
+    private let started = MonotonicTestClock()
+    private let respond: Responder
+
+    init(
+        listenAfter: Double? = 0, lifetime: Double = 30, maxRequests: Int = 500,
+        respond: @escaping Responder = { _, _ in .ok }
+    ) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ServerError.system("socket") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard bound == 0, named == 0 else {
+            close(fd)
+            throw ServerError.system("bind")
+        }
+        port = UInt16(bigEndian: address.sin_port)
+        listener = fd
+        self.respond = respond
+        let thread = Thread { [self] in acceptLoop(listenAfter: listenAfter, lifetime: lifetime, maxRequests: maxRequests) }
+        thread.start()
+    }
+
+    var url: URL { URL(string: "http://127.0.0.1:\(port)/events") ?? URL(fileURLWithPath: "/") }
+
+    /// Every request read, with the status it was answered with, in the order they were read.
+    var requests: [(request: Request, status: Int)] { state.withLock { $0.requests } }
+    /// The most requests that were being answered at the same time.
+    var peakInFlight: Int { state.withLock { $0.peakInFlight } }
+
+    /// The events of every request answered with 2xx, one canonical JSON text per event.
+    var deliveredEvents: [String] {
+        requests.filter { (200..<300).contains($0.status) }.flatMap { canonicalEvents(inArray: $0.request.body) }
+    }
+
+    /// Stops accepting and waits (at most 5 s) for the connections being answered.
+    func stop() {
+        state.withLock { $0.stopped = true }
+        let deadline = started.seconds + 5
+        while state.withLock({ $0.openConnections > 0 }) && started.seconds < deadline { usleep(10_000) }
+    }
+
+    private func acceptLoop(listenAfter: Double?, lifetime: Double, maxRequests: Int) {
+        defer { close(listener) }
+        var listening = false
+        while !state.withLock({ $0.stopped }) && started.seconds < lifetime {
+            if !listening {
+                if let listenAfter, started.seconds >= listenAfter {
+                    guard listen(listener, 64) == 0 else { return }
+                    listening = true
+                } else {
+                    usleep(10_000)
+                    continue
+                }
+            }
+            var readable = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            guard poll(&readable, 1, 20) > 0 else { continue }
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { continue }
+            let admitted = state.withLock { state -> Bool in
+                guard state.connections < maxRequests else { return false }
+                state.connections += 1
+                state.openConnections += 1
+                return true
+            }
+            guard admitted else {
+                close(connection)
+                continue
+            }
+            let thread = Thread { [self] in
+                serve(connection)
+                close(connection)
+                state.withLock { $0.openConnections -= 1 }
+            }
+            thread.start()
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var buffer: [UInt8] = []
+        let separator: [UInt8] = Array("\r\n\r\n".utf8)
+        var headerEnd: Int?
+        while headerEnd == nil {
+            guard receive(connection, into: &buffer) else { return }
+            headerEnd = buffer.firstRange(of: separator)?.lowerBound
+        }
+        guard let headerEnd else { return }
+        let head = String(decoding: buffer[..<headerEnd], as: UTF8.self).components(separatedBy: "\r\n")
+        let requestLine = head.first?.split(separator: " ").map(String.init) ?? []
+        var headers: [String: String] = [:]
+        for line in head.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        if headers["expect"]?.lowercased() == "100-continue" { sendAll(connection, "HTTP/1.1 100 Continue\r\n\r\n") }
+        let length = headers["content-length"].flatMap { Int($0) } ?? 0
+        var body = Array(buffer[(headerEnd + separator.count)...])
+        while body.count < length {
+            guard receive(connection, into: &body) else { return }
+        }
+        let request = Request(
+            method: requestLine.first ?? "", path: requestLine.dropFirst().first ?? "", headers: headers,
+            body: Array(body.prefix(length)), received: started.seconds)
+        let index = state.withLock { state -> Int in
+            state.inFlight += 1
+            state.peakInFlight = max(state.peakInFlight, state.inFlight)
+            return state.requests.count
+        }
+        let response = respond(index, request)
+        state.withLock { state in
+            state.requests.append((request, response.status))
+        }
+        if response.delay > 0 { usleep(useconds_t(response.delay * 1e6)) }
+        state.withLock { $0.inFlight -= 1 }
+        var text = "HTTP/1.1 \(response.status) Test\r\nContent-Length: 0\r\nConnection: close\r\n"
+        for (name, value) in response.headers { text += "\(name): \(value)\r\n" }
+        sendAll(connection, text + "\r\n")
+        shutdown(connection, Int32(SHUT_WR))
+    }
+
+    /// Appends what the peer sent next; `false` at the end of the stream, on an error or after the timeout.
+    private func receive(_ connection: Int32, into buffer: inout [UInt8]) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return false }
+        buffer.append(contentsOf: chunk[..<count])
+        return true
+    }
+
+    private func sendAll(_ connection: Int32, _ text: String) {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes {
+                send(connection, $0.baseAddress.map { $0 + offset }, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            guard sent > 0 else { return }
+            offset += sent
+        }
+    }
+
+    enum ServerError: Error {
+        case system(String)
+    }
+}
+
+/// Seconds since creation, from the monotonic clock.
+struct MonotonicTestClock: Sendable {
+    private let start = DispatchTime.now().uptimeNanoseconds
+
+    var seconds: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+}
+
+/// The event objects of a JSON array body, each re-serialized with sorted keys so that equal events compare
+/// equal as text; an element that is not an object, or a body that is not an array, yields a marker that
+/// never matches an event.
+func canonicalEvents(inArray body: [UInt8]) -> [String] {
+    guard let array = try? JSONSerialization.jsonObject(with: Data(body)) as? [Any] else { return ["<not a JSON array>"] }
+    return array.map(canonicalJSON)
+}
+
+/// One NDJSON line (or array element) as canonical JSON text.
+func canonicalJSON(_ object: Any) -> String {
+    guard JSONSerialization.isValidJSONObject(object),
+        let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    else { return "<not a JSON object>" }
+    return String(decoding: data, as: UTF8.self)
+}
+
+/// The canonical form of each NDJSON line.
+func canonicalEvents(inLines lines: [String]) -> [String] {
+    lines.map { line in
+        canonicalJSON((try? JSONSerialization.jsonObject(with: Data(line.utf8))) ?? "<not JSON>")
+    }
+}
