@@ -95,6 +95,20 @@ public struct CircleGeometry: Sendable {
     /// Whether the geodesic distance from the centre to the point is at most `radius` (the boundary is inside).
     @inlinable
     public func contains(latitude: Double, longitude: Double) -> Bool {
+        let planarSquared = planarDistanceSquared(latitude: latitude, longitude: longitude)
+        // Only the thin band around the boundary takes the exact path (about 1 in a million random points for a
+        // 10 km circle); everywhere else the answer is one comparison. A NaN coordinate fails every comparison and
+        // is outside.
+        if planarSquared > insideThresholdSquared && planarSquared < outsideThresholdSquared {
+            return containsExactly(latitude: latitude, longitude: longitude)
+        }
+        return planarSquared <= insideThresholdSquared
+    }
+
+    /// The squared distance in metres on the plane at the mid-latitude of the centre and the point: within the
+    /// fitted `margin` of the geodesic for the circles this type validates, and a fine estimate beyond.
+    @inlinable
+    public func planarDistanceSquared(latitude: Double, longitude: Double) -> Double {
         let k = Geodesic.radiansPerDegree
         // Differences are taken in degrees, where they are exact for nearby points and the wrap is exact.
         let dPhi = (latitude - center.latitude) * k
@@ -114,15 +128,7 @@ public struct CircleGeometry: Sendable {
         let m = meridionalRadius + meridionalRadiusSlope * delta
         let x = n * cosMid * dLambda
         let y = m * dPhi
-        let planarSquared = x * x + y * y
-
-        // Only the thin band around the boundary takes the exact path (about 1 in a million random points for a
-        // 10 km circle); everywhere else the answer is one comparison. A NaN coordinate fails every comparison and
-        // is outside.
-        if planarSquared > insideThresholdSquared && planarSquared < outsideThresholdSquared {
-            return containsExactly(latitude: latitude, longitude: longitude)
-        }
-        return planarSquared <= insideThresholdSquared
+        return x * x + y * y
     }
 
     /// The exact decision, kept out of line so that the inlined fast path stays small.

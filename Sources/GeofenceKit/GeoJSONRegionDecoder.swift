@@ -81,7 +81,7 @@ public enum GeoJSONRegionDecoder {
             notifyOnEntry: try optionalBool(properties, "notifyOnEntry", path: propertiesPath) ?? true,
             notifyOnExit: try optionalBool(properties, "notifyOnExit", path: propertiesPath) ?? true,
             devices: try devices(properties, path: propertiesPath, warnings: &warnings),
-            notifyOnDwell: try optionalBool(properties, "notifyOnDwell", path: propertiesPath) ?? false,
+            notifyOnDwell: try optionalBool(properties, "notifyOnDwell", path: propertiesPath),
             loiteringDelay: try loiteringDelay(properties, path: propertiesPath))
         return (region, idValue, idPath)
     }

@@ -5,7 +5,7 @@ public struct Region: Sendable {
     public var notifyOnEntry: Bool
     public var notifyOnExit: Bool
     /// Whether staying inside for ``loiteringDelay`` fires a `dwell` event.
-    public var notifyOnDwell: Bool
+    public var notifyOnDwell: Bool?
     /// Seconds a device must stay inside before `dwell`; `nil` uses the profile's default.
     public var loiteringDelay: Double?
     /// The devices that monitor this region; `nil` means every device.
@@ -13,7 +13,7 @@ public struct Region: Sendable {
 
     public init(
         id: String, geometry: RegionGeometry, notifyOnEntry: Bool = true, notifyOnExit: Bool = true,
-        devices: [String]? = nil, notifyOnDwell: Bool = false, loiteringDelay: Double? = nil
+        devices: [String]? = nil, notifyOnDwell: Bool? = nil, loiteringDelay: Double? = nil
     ) {
         self.id = id
         self.geometry = geometry

@@ -25,7 +25,8 @@ public struct RegionCatalog: Sendable {
         compiled = regions.enumerated().map { index, region in
             MonitoredRegion(
                 id: Int32(index), geometry: region.geometry, notifyOnEntry: region.notifyOnEntry,
-                notifyOnExit: region.notifyOnExit)
+                notifyOnExit: region.notifyOnExit, notifyOnDwell: region.notifyOnDwell,
+                loiteringDelay: region.loiteringDelay)
         }
     }
 

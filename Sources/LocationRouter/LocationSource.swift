@@ -117,7 +117,8 @@ public actor LocationSource {
                         try await pacer.wait(until: lane.nextTime.microseconds)
                         var batch = LocationBatch(capacity: batchSize)
                         _ = lane.fill(&batch, capacity: batchSize)
-                        guard !batch.isEmpty else { continue }
+                        // An empty batch is only worth sending at the end, for its final watermark.
+                        guard !batch.isEmpty || lane.isFinished else { continue }
                         summary.noteTimes(of: batch)
                         try await self.send(batch, to: shard)
                     }

@@ -8,6 +8,8 @@ public struct ShardSummary: Sendable {
     public var monitoredRegions = 0
     /// Events sent on to the dispatcher.
     public var events = 0
+    /// Events not delivered because the app was in the background (whenInUse).
+    public var suppressedInBackground = 0
 }
 
 /// One shard of the monitoring stage: the thin owner of a ``MonitorState`` for a fixed subset of devices.
@@ -45,16 +47,20 @@ public actor RegionMonitor {
         }
         return ShardSummary(
             evaluated: state.evaluatedCount, outOfOrder: state.outOfOrderCount, devices: state.deviceCount,
-            monitoredRegions: state.monitoredRegionCount, events: emitted)
+            monitoredRegions: state.monitoredRegionCount, events: emitted,
+            suppressedInBackground: state.suppressedInBackground)
     }
 
     private func evaluate(_ batch: LocationBatch) -> [GeofenceEvent] {
         var events: [GeofenceEvent] = []
         for i in 0..<batch.count {
+            let accuracy = batch.accuracies[i]
             _ = state.evaluate(
                 device: batch.devices[i], latitude: batch.latitudes[i], longitude: batch.longitudes[i],
-                time: Timestamp(microseconds: batch.times[i]), into: &events)
+                time: Timestamp(microseconds: batch.times[i]), accuracy: accuracy.isNaN ? nil : Double(accuracy),
+                into: &events)
         }
+        if let watermark = batch.watermark { state.advance(to: Timestamp(microseconds: watermark), into: &events) }
         return events
     }
 }

@@ -25,6 +25,8 @@ extension RunReport {
             ("updatesPerSecond", number(updatesPerSecond.rounded())),
             ("eventsPerSecond", number(eventsPerSecond.rounded())),
             ("events", object(eventCounts)),
+            ("failed", object(FailureReason.allCases.map { ($0.description, String(failures[$0.description] ?? 0)) })),
+            ("suppressed", object([("background", String(suppressed["background"] ?? 0))])),
             ("eventsEmitted", String(eventsEmitted)),
             ("notificationsDelivered", String(notificationsDelivered)),
             ("dropped", String(dropped)),

@@ -18,6 +18,10 @@ public struct RunReport: Sendable {
     public var simulatedSeconds: Double
     /// Events by kind name.
     public var events: [String: Int]
+    /// `failed` events by reason (`tooManyRegions`, `denied`, `radiusTooLarge`).
+    public var failures: [String: Int]
+    /// Events the platform would not deliver, by reason (`background`: a whenInUse app not in use).
+    public var suppressed: [String: Int]
     public var eventsEmitted: Int
     public var notificationsDelivered: Int
     /// Events emitted but not delivered: always 0, reported so that users can check it.

@@ -45,7 +45,8 @@ public struct Simulation: Sendable {
             seed: configuration.seed)
         let monitors = (0..<shardCount).map { _ in
             RegionMonitor(
-                state: MonitorState(settings: configuration.settings, stride: shardCount, regions: wiring.lookup),
+                state: MonitorState(
+                    settings: configuration.settings, stride: shardCount, seed: configuration.seed, regions: wiring.lookup),
                 progress: progress)
         }
         let dispatcher = NotificationDispatcher(
@@ -98,6 +99,9 @@ public struct Simulation: Sendable {
                 ? Double(sourceSummary.lastTime - sourceSummary.firstTime) / 1e6 : 0,
             events: Dictionary(
                 uniqueKeysWithValues: EventKind.allCases.map { ($0.description, dispatchSummary.countsByKind[$0.rawValue]) }),
+            failures: Dictionary(
+                uniqueKeysWithValues: FailureReason.allCases.map { ($0.description, dispatchSummary.failuresByReason[$0.rawValue]) }),
+            suppressed: ["background": shardSummaries.reduce(0) { $0 + $1.suppressedInBackground }],
             eventsEmitted: emitted,
             notificationsDelivered: dispatchSummary.delivered,
             dropped: emitted - dispatchSummary.delivered,

@@ -77,10 +77,32 @@ struct RunCommand {
             scenario.profile = profile
         }
         if let trigger = try arguments.option("--initial-trigger") {
-            guard let value = InitialTrigger(rawValue: trigger) else {
-                throw .usage("The value '\(trigger)' is invalid for '--initial-trigger <t>' (none, state, enter)")
+            guard let value = InitialTriggers(text: trigger) else {
+                throw .usage("The value '\(trigger)' is invalid for '--initial-trigger <t>' (none, or state, enter, dwell joined by commas)")
             }
-            scenario.initialTrigger = value
+            scenario.monitor.initialTriggers = value
+        }
+        if let buffer = try Self.number(&arguments, "--buffer", "metres", in: 0...100_000) {
+            scenario.monitor.bufferDistance = buffer
+        }
+        if let confirmation = try Self.number(&arguments, "--confirmation", "seconds", in: 0...86_400) {
+            scenario.monitor.confirmationTime = confirmation
+        }
+        if let delay = try Self.number(&arguments, "--loitering-delay", "seconds", in: 0...31_622_400) {
+            scenario.monitor.loiteringDelay = delay
+        }
+        if let shares = try arguments.option("--authorization") {
+            guard let mix = Self.authorization(shares) else {
+                throw .usage("The value '\(shares)' is invalid for '--authorization <shares>' (e.g. always=0.8,whenInUse=0.15,denied=0.05)")
+            }
+            scenario.monitor.authorization = mix
+        }
+        if let list = try arguments.option("--compare-profiles") {
+            let profiles = list.split(separator: ",").map { MonitoringProfile(rawValue: String($0)) }
+            guard !profiles.isEmpty, profiles.allSatisfy({ $0 != nil }) else {
+                throw .usage("The value '\(list)' is invalid for '--compare-profiles <list>' (profiles from \(Scenario.profiles.joined(separator: ", ")), joined by commas)")
+            }
+            scenario.compareProfiles = profiles.compactMap { $0 }
         }
         if let events = try arguments.option("--events") { scenario.events = events }
         if arguments.flag("--no-events") { scenario.events = nil }
@@ -119,6 +141,23 @@ struct RunCommand {
         }
         if let path = try arguments.option("--dead-letter") { scenario.webhook.deadLetter = path }
         if arguments.flag("--quiet", "-q") { scenario.quiet = true }
+    }
+
+    /// `always=0.8,whenInUse=0.15,denied=0.05` (absent `always` is the rest).
+    private static func authorization(_ text: String) -> AuthorizationMix? {
+        var mix = AuthorizationMix(always: -1, whenInUse: 0, denied: 0)
+        for pair in text.split(separator: ",") {
+            let parts = pair.split(separator: "=")
+            guard parts.count == 2, let share = Double(parts[1]), share.isFinite, (0...1).contains(share) else { return nil }
+            switch parts[0] {
+            case "always": mix.always = share
+            case "whenInUse": mix.whenInUse = share
+            case "denied": mix.denied = share
+            default: return nil
+            }
+        }
+        if mix.always < 0 { mix.always = max(0, 1 - mix.whenInUse - mix.denied) }
+        return mix.always + mix.whenInUse + mix.denied > 0 ? mix : nil
     }
 
     /// A numeric option's value, checked against its range.

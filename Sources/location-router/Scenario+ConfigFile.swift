@@ -21,19 +21,18 @@ extension Scenario {
             self.profile = profile
         }
         if var monitor = try root.object("monitor") {
-            if let slots = try monitor.integer("slots") {
-                guard (1...10_000).contains(slots) else { throw monitor.error("must be 1...10000", key: "slots") }
-                self.slots = slots
-            }
-            if let trigger = try monitor.string("initialTrigger") {
-                guard let value = InitialTrigger(rawValue: trigger) else {
-                    throw monitor.error(
-                        "must be one of \(InitialTrigger.allCases.map(\.rawValue).joined(separator: ", "))",
-                        key: "initialTrigger")
-                }
-                initialTrigger = value
-            }
+            try readMonitor(&monitor)
             try monitor.finish()
+        }
+        if let profiles = try root.array("compareProfiles") {
+            compareProfiles = []
+            for (index, value) in profiles.enumerated() {
+                let path = JSONValue.path("compareProfiles", index: index)
+                guard let profile = MonitoringProfile(rawValue: try value.string(path: path)) else {
+                    throw value.error("must be one of \(Self.profiles.joined(separator: ", "))", path: path)
+                }
+                compareProfiles.append(profile)
+            }
         }
         if let seed = root.value("seed"), !seed.isNull {
             guard let text = seed.numberText, let value = UInt64(text) else {
@@ -149,6 +148,43 @@ extension Scenario {
                 throw regions.error("must be 0...1000000 metres", key: "maxDistance")
             }
             walk.regions.maxDistance = distance
+        }
+    }
+
+    private mutating func readMonitor(_ object: inout JSONObjectReader) throws(InputError) {
+        monitor.slots = try Self.integer(&object, "slots", in: 1...10_000) ?? monitor.slots
+        if let text = try object.string("initialTrigger") {
+            guard let triggers = InitialTriggers(text: text) else {
+                throw object.error("must be none, or state, enter and dwell joined by commas (\"enter,dwell\")", key: "initialTrigger")
+            }
+            monitor.initialTriggers = triggers
+        }
+        if let code = try Self.integer(&object, "failureCode", in: -1_000_000...1_000_000) { monitor.tooManyRegionsCode = Int32(code) }
+        if let code = try Self.integer(&object, "deniedCode", in: -1_000_000...1_000_000) { monitor.deniedCode = Int32(code) }
+        if var hysteresis = try object.object("hysteresis") {
+            monitor.bufferDistance = try Self.nonNegative(&hysteresis, "buffer", max: 100_000) ?? monitor.bufferDistance
+            monitor.confirmationTime = try Self.nonNegative(&hysteresis, "confirmation", max: 86_400) ?? monitor.confirmationTime
+            try hysteresis.finish()
+        }
+        monitor.confidence = try object.bool("confidence") ?? monitor.confidence
+        if let value = object.value("maximumRadius") {
+            monitor.maximumRadius = value.isNull ? .some(nil) : try Self.positive(&object, "maximumRadius", max: 20_000_000)
+        }
+        monitor.dwell = try object.bool("dwell") ?? monitor.dwell
+        monitor.loiteringDelay = try Self.nonNegative(&object, "loiteringDelay", max: 31_622_400) ?? monitor.loiteringDelay
+        if var authorization = try object.object("authorization") {
+            var mix = AuthorizationMix()
+            mix.whenInUse = try Self.nonNegative(&authorization, "whenInUse", max: 1) ?? 0
+            mix.denied = try Self.nonNegative(&authorization, "denied", max: 1) ?? 0
+            // Absent, `always` is the rest of the devices.
+            mix.always = try Self.nonNegative(&authorization, "always", max: 1) ?? max(0, 1 - mix.whenInUse - mix.denied)
+            guard mix.always + mix.whenInUse + mix.denied > 0 else {
+                throw authorization.error("the shares must not all be 0", key: "always")
+            }
+            mix.foregroundSeconds = try Self.positive(&authorization, "foregroundSeconds", max: 31_622_400) ?? mix.foregroundSeconds
+            mix.backgroundSeconds = try Self.positive(&authorization, "backgroundSeconds", max: 31_622_400) ?? mix.backgroundSeconds
+            try authorization.finish()
+            monitor.authorization = mix
         }
     }
 

@@ -19,8 +19,10 @@ struct Scenario: Equatable {
     var walk = RandomWalkConfiguration()
     var regionsFile: String?
     var profile = "exact"
-    var slots: Int?
-    var initialTrigger: InitialTrigger?
+    /// Keys of `monitor` that override the profile's defaults.
+    var monitor = MonitorOverrides()
+    /// `--compare-profiles`: run the same input through these profiles and compare them with `exact`.
+    var compareProfiles: [MonitoringProfile] = []
     var seed: UInt64 = 42
     var pace: Pace = .max
     /// `-` for standard output, a path, or `nil` for none.
@@ -63,14 +65,13 @@ struct Scenario: Equatable {
     }
 
     /// The monitor rules: the profile's, with any key the user overrode.
-    var settings: MonitorSettings {
-        var settings = MonitorSettings.exact
-        if let slots { settings.slotLimit = slots }
-        if let initialTrigger { settings.initialTrigger = initialTrigger }
-        return settings
+    var settings: MonitorSettings { settings(for: MonitoringProfile(rawValue: profile) ?? .exact) }
+
+    func settings(for profile: MonitoringProfile) -> MonitorSettings {
+        monitor.applied(to: profile.settings)
     }
 
-    static let profiles = ["exact"]
+    static let profiles = MonitoringProfile.allCases.map(\.rawValue)
 
     /// Parses a `--source` / `source.kind` value.
     static func source(from text: String) -> SourceChoice? {
@@ -100,5 +101,36 @@ struct Scenario: Equatable {
             guard let factor = Double(text), factor.isFinite, factor > 0 else { return nil }
             return .factor(factor)
         }
+    }
+}
+
+/// The `monitor` keys of config.json and their options: each overrides one default of the profile.
+struct MonitorOverrides: Equatable {
+    var slots: Int?
+    var initialTriggers: InitialTriggers?
+    var tooManyRegionsCode: Int32?
+    var deniedCode: Int32?
+    var bufferDistance: Double?
+    var confirmationTime: Double?
+    var confidence: Bool?
+    var maximumRadius: Double??
+    var dwell: Bool?
+    var loiteringDelay: Double?
+    var authorization: AuthorizationMix?
+
+    func applied(to defaults: MonitorSettings) -> MonitorSettings {
+        var settings = defaults
+        if let slots { settings.slotLimit = slots }
+        if let initialTriggers { settings.initialTriggers = initialTriggers }
+        if let tooManyRegionsCode { settings.tooManyRegionsCode = tooManyRegionsCode }
+        if let deniedCode { settings.deniedCode = deniedCode }
+        if let bufferDistance { settings.hysteresis.bufferDistance = bufferDistance }
+        if let confirmationTime { settings.hysteresis.confirmationTime = confirmationTime }
+        if let confidence { settings.confidence = confidence ? (settings.confidence ?? Confidence()) : nil }
+        if let maximumRadius { settings.maximumRadius = maximumRadius }
+        if let dwell { settings.dwellByDefault = dwell }
+        if let loiteringDelay { settings.loiteringDelay = loiteringDelay }
+        if let authorization { settings.authorization = authorization }
+        return settings
     }
 }

@@ -76,8 +76,7 @@ import Testing
         try fromFile.apply(configJSON: Array(try Data(contentsOf: URL(fileURLWithPath: projectRoot + "/config.json"))))
         // The file spells out the profile's monitor settings; the built-in default takes them from the profile.
         #expect(fromFile.settings == Scenario().settings)
-        fromFile.slots = nil
-        fromFile.initialTrigger = nil
+        fromFile.monitor = MonitorOverrides()
         #expect(fromFile == Scenario())
         #expect(fromFile.walk.devices == 10_000)
         #expect(fromFile.walk.regions.perDevice == 20)

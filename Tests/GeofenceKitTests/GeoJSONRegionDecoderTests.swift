@@ -46,7 +46,7 @@ import Testing
         #expect(first.notifyOnDwell == true && first.loiteringDelay == 30)
         let second = regions[1]
         #expect(second.id == "from-properties")
-        #expect(second.devices == nil && second.notifyOnEntry && second.notifyOnExit && !second.notifyOnDwell)
+        #expect(second.devices == nil && second.notifyOnEntry && second.notifyOnExit && second.notifyOnDwell == nil)
         #expect(second.loiteringDelay == nil)
     }
 

@@ -64,15 +64,15 @@ import Testing
     }
 
     @Test(arguments: [
-        (InitialTrigger.none, true, [EventKind]()),
-        (.none, false, []),
+        (InitialTriggers(), true, [EventKind]()),
+        (InitialTriggers(), false, []),
         (.state, true, [.state]),
         (.state, false, [.state]),
         (.enter, true, [.enter]),
         (.enter, false, []),
     ])
-    func initialTriggerDecidesWhatTheFirstSampleReports(trigger: InitialTrigger, startsInside: Bool, expected: [EventKind]) {
-        let events = Self.run([startsInside], settings: MonitorSettings(initialTrigger: trigger))
+    func initialTriggerDecidesWhatTheFirstSampleReports(trigger: InitialTriggers, startsInside: Bool, expected: [EventKind]) {
+        let events = Self.run([startsInside], settings: MonitorSettings(initialTriggers: trigger))
         #expect(events.map(\.kind) == expected)
         if trigger == .state { #expect(events.first?.inside == startsInside) }
     }

@@ -172,7 +172,7 @@ import Testing
     }
 
     @Test func refusedConnectionsAreRetriedUntilTheServerListens() async throws {
-        let server = try WebhookTestServer(listenAfter: 0.8)
+        let server = try WebhookTestServer(listenAfter: nil)
         let deadLetter = Self.temporaryPath()
         defer { server.stop() }
         let sink = WebhookSink(
@@ -181,7 +181,11 @@ import Testing
                 $0.backoff = WebhookBackoff(initial: 0.05, factor: 2, maximum: 0.3, seed: 5)
             })
         let lines = Self.events(120)
-        try await Self.deliver(lines, to: sink)
+        let delivery = Task { try await Self.deliver(lines, to: sink) }
+        // Listen only once a refused attempt has been retried: not after a guessed delay.
+        while sink.statistics.retries == 0 { try await Task.sleep(nanoseconds: 5_000_000) }
+        server.listenNow()
+        try await delivery.value
 
         Self.expectEveryEventAccountedOnce(lines, sink: sink, server: server, deadLetter: deadLetter)
         #expect(sink.statistics.delivered == 120)

@@ -39,6 +39,7 @@ final class WebhookTestServer: Sendable {
         var connections = 0
         var openConnections = 0
         var stopped = false
+        var listenRequested = false
     }
 
     let port: UInt16
@@ -87,6 +88,11 @@ final class WebhookTestServer: Sendable {
         requests.filter { (200..<300).contains($0.status) }.flatMap { canonicalEvents(inArray: $0.request.body) }
     }
 
+    /// Starts listening now (for a server made with `listenAfter: nil`).
+    func listenNow() {
+        state.withLock { $0.listenRequested = true }
+    }
+
     /// Stops accepting and waits (at most 5 s) for the connections being answered.
     func stop() {
         state.withLock { $0.stopped = true }
@@ -99,7 +105,8 @@ final class WebhookTestServer: Sendable {
         var listening = false
         while !state.withLock({ $0.stopped }) && started.seconds < lifetime {
             if !listening {
-                if let listenAfter, started.seconds >= listenAfter {
+                let requested = state.withLock { $0.listenRequested }
+                if requested || listenAfter.map({ started.seconds >= $0 }) == true {
                     guard listen(listener, 64) == 0 else { return }
                     listening = true
                 } else {

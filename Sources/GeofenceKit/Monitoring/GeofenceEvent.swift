@@ -18,10 +18,16 @@ public enum EventKind: Int, Sendable, CaseIterable, CustomStringConvertible {
 public enum FailureReason: Int, Sendable, CaseIterable, CustomStringConvertible {
     /// More registrations than the profile's slot limit (Core Location error 5, Android 1001).
     case tooManyRegions
+    /// The user denied location access (Core Location error 4, Android 1004).
+    case denied
+    /// A radius above the platform's maximum monitoring distance (Core Location error 5).
+    case radiusTooLarge
 
     public var description: String {
         switch self {
         case .tooManyRegions: "tooManyRegions"
+        case .denied: "denied"
+        case .radiusTooLarge: "radiusTooLarge"
         }
     }
 }

@@ -1,11 +1,16 @@
-/// The monitoring state of a set of devices: which regions each one monitors and whether it is inside each.
+/// The monitoring state of a set of devices: which regions each one monitors, whether it is inside each, and
+/// the timers (confirmation, dwell) that are running.
 ///
-/// A pure state machine: ``evaluate(device:latitude:longitude:time:into:)`` takes one sample and appends the
-/// events it causes. There are no clocks, actors or I/O inside, so a test drives it with hand-written samples.
+/// A pure state machine driven by sample time: ``evaluate(device:latitude:longitude:time:accuracy:into:)``
+/// takes one sample and appends the events it causes; ``advance(to:into:)`` moves the clock forward for devices
+/// that sent nothing (the source's watermark) and fires the timers that fall due. There are no clocks, actors or
+/// I/O inside, so a test drives it with hand-written samples and timestamps.
 ///
-/// Layout: devices are dense integers. A table serves the devices `first + k * stride` (one shard of the
-/// run), so device `d` lives at row `d / stride`. Each device's regions occupy a contiguous run of slots,
-/// registered when its first sample arrives; a slot's inside state and notify flags are one byte beside it.
+/// Layout: devices are dense integers. A table serves the devices `first + k * stride` (one shard of the run),
+/// so device `d` lives at row `d / stride`. Each device's regions occupy a contiguous run of slots, registered
+/// when its first sample arrives; a slot's flags (inside, notify) are one byte beside it. With the `exact`
+/// rules and no dwell, a sample costs one containment test per slot; the richer rules (hysteresis, confidence,
+/// dwell, authorization) take a second path.
 public struct MonitorState: Sendable {
     /// The regions a device asks to monitor, in registration order.
     public typealias RegionLookup = @Sendable (_ device: Int32) -> [MonitoredRegion]
@@ -13,37 +18,58 @@ public struct MonitorState: Sendable {
     public let settings: MonitorSettings
     private let regionsOf: RegionLookup
     private let stride: Int32
+    private let seed: UInt64
+    /// Whether any rule beyond exact containment applies (decided by the settings, or by a region asking for
+    /// dwell); once true it stays true.
+    private var isRich: Bool
 
     // Per device row.
     private var slotStart: [Int32] = []
     private var slotCount: [Int32] = []
     private var lastTime: [Int64] = []
+    private var lastLatitude: [Double] = []
+    private var lastLongitude: [Double] = []
+    private var schedules: [Int32: ForegroundSchedule] = [:]
 
     // Per slot.
     private var geometry: [RegionGeometry] = []
     private var regionID: [Int32] = []
     private var flags: [UInt8] = []
+    /// Rich path only: when the device first stood past the boundary towards the other state, and when a dwell
+    /// falls due (`.min`: none).
+    private var pendingSince: [Int64] = []
+    private var dwellDue: [Int64] = []
+    private var loiteringDelay: [Double] = []
+
+    private var timers = TimerQueue()
 
     /// Samples evaluated, and samples rejected because they were older than the device's previous one.
     public private(set) var evaluatedCount = 0
     public private(set) var outOfOrderCount = 0
     /// Devices that have sent at least one sample.
     public private(set) var deviceCount = 0
+    /// Events not delivered because the app was in the background (whenInUse authorization).
+    public private(set) var suppressedInBackground = 0
 
     private static let notifyOnEntry: UInt8 = 1
     private static let notifyOnExit: UInt8 = 2
     private static let inside: UInt8 = 4
-    private static let unseen: Int64 = .min
+    private static let notifyOnDwell: UInt8 = 8
+    private static let none: Int64 = .min
 
     /// - Parameters:
     ///   - settings: the platform rules to apply.
     ///   - stride: the number of shards; this table serves devices whose index modulo `stride` is fixed.
+    ///   - seed: the seed of per-device draws (authorization status, foreground sessions).
     ///   - regions: the regions a device registers on its first sample.
-    public init(settings: MonitorSettings, stride: Int = 1, regions: @escaping RegionLookup) {
+    public init(settings: MonitorSettings, stride: Int = 1, seed: UInt64 = 0, regions: @escaping RegionLookup) {
         precondition(stride >= 1, "stride must be at least 1")
         self.settings = settings
         self.stride = Int32(stride)
+        self.seed = seed
         self.regionsOf = regions
+        isRich = settings.hysteresis.isActive || settings.confidence != nil || settings.authorization.isActive
+            || settings.dwellByDefault || settings.initialTriggers.contains(.dwell)
     }
 
     /// Slots in use over all devices (monitored regions).
@@ -51,20 +77,25 @@ public struct MonitorState: Sendable {
 
     /// Evaluates one sample and appends the events it causes to `events`.
     ///
-    /// The first sample of a device registers its regions: those past the slot limit produce `failed` events
-    /// and the rest take their state from this sample as ``MonitorSettings/initialTrigger`` says. Later samples
-    /// produce `enter` on outside→inside and `exit` on inside→outside where the region asks for them; the
-    /// boundary counts as inside.
+    /// The first sample of a device registers its regions: those refused (past the slot limit, too large, or
+    /// every one for a denied device) produce `failed` events and the rest take their state from this sample as
+    /// ``MonitorSettings/initialTriggers`` says. Later samples first fire the device's timers that fell due
+    /// before them, then produce `enter` / `exit` where the region asks for them, after the profile's
+    /// hysteresis or confidence rule; the boundary counts as inside.
+    /// - Parameter accuracy: the sample's horizontal accuracy in metres, for the confidence rule.
     /// - Returns: `false` when the sample is older than the device's previous one: it is rejected and changes
     ///   nothing.
     public mutating func evaluate(
-        device: Int32, latitude: Double, longitude: Double, time: Timestamp, into events: inout [GeofenceEvent]
+        device: Int32, latitude: Double, longitude: Double, time: Timestamp, accuracy: Double? = nil,
+        into events: inout [GeofenceEvent]
     ) -> Bool {
         let row = Int(device / stride)
         if row >= lastTime.count { grow(toInclude: row) }
         let previous = lastTime[row]
-        if previous == Self.unseen {
+        if previous == Self.none {
             lastTime[row] = time.microseconds
+            lastLatitude[row] = latitude
+            lastLongitude[row] = longitude
             register(device: device, row: row, latitude: latitude, longitude: longitude, time: time, into: &events)
             evaluatedCount += 1
             return true
@@ -73,40 +104,66 @@ public struct MonitorState: Sendable {
             outOfOrderCount += 1
             return false
         }
-        lastTime[row] = time.microseconds
         evaluatedCount += 1
-
         let start = Int(slotStart[row])
         let end = start + Int(slotCount[row])
-        for slot in start..<end {
-            let isInside = geometry[slot].contains(latitude: latitude, longitude: longitude)
-            let slotFlags = flags[slot]
-            guard isInside != (slotFlags & Self.inside != 0) else { continue }
-            flags[slot] = slotFlags ^ Self.inside
-            if isInside ? slotFlags & Self.notifyOnEntry != 0 : slotFlags & Self.notifyOnExit != 0 {
-                events.append(
-                    GeofenceEvent(
-                        device: device, region: regionID[slot], kind: isInside ? .enter : .exit, time: time,
-                        latitude: latitude, longitude: longitude))
+        guard isRich else {
+            lastTime[row] = time.microseconds
+            for slot in start..<end {
+                let isInside = geometry[slot].contains(latitude: latitude, longitude: longitude)
+                let slotFlags = flags[slot]
+                guard isInside != (slotFlags & Self.inside != 0) else { continue }
+                flags[slot] = slotFlags ^ Self.inside
+                if isInside ? slotFlags & Self.notifyOnEntry != 0 : slotFlags & Self.notifyOnExit != 0 {
+                    events.append(
+                        GeofenceEvent(
+                            device: device, region: regionID[slot], kind: isInside ? .enter : .exit, time: time,
+                            latitude: latitude, longitude: longitude))
+                }
             }
+            return true
+        }
+        fireDueTimers(device: device, row: row, slots: start..<end, upTo: time.microseconds, into: &events)
+        lastTime[row] = time.microseconds
+        lastLatitude[row] = latitude
+        lastLongitude[row] = longitude
+        for slot in start..<end {
+            evaluateRich(
+                slot: slot, device: device, row: row, latitude: latitude, longitude: longitude, time: time,
+                accuracy: accuracy, into: &events)
         }
         return true
+    }
+
+    /// Moves the clock to `time` for every device: fires the confirmation and dwell timers due by then, in time
+    /// order, at their due times and the devices' last known positions.
+    ///
+    /// The caller promises that no later sample of any device of this table is older than `time` (a source's
+    /// watermark), so a timer never fires ahead of a sample that would have cancelled it.
+    public mutating func advance(to time: Timestamp, into events: inout [GeofenceEvent]) {
+        while let timer = timers.popDue(upTo: time.microseconds) {
+            fire(timer, into: &events)
+        }
     }
 
     /// Whether `device` is inside the region in its `slot`-th slot, or `nil` when it has no such slot.
     public func isInside(device: Int32, slot: Int) -> Bool? {
         let row = Int(device / stride)
-        guard row < lastTime.count, lastTime[row] != Self.unseen, slot >= 0, slot < Int(slotCount[row]) else {
+        guard row < lastTime.count, lastTime[row] != Self.none, slot >= 0, slot < Int(slotCount[row]) else {
             return nil
         }
         return flags[Int(slotStart[row]) + slot] & Self.inside != 0
     }
 
+    // MARK: Registration
+
     private mutating func grow(toInclude row: Int) {
         let missing = row + 1 - lastTime.count
         slotStart.append(contentsOf: repeatElement(0, count: missing))
         slotCount.append(contentsOf: repeatElement(0, count: missing))
-        lastTime.append(contentsOf: repeatElement(Self.unseen, count: missing))
+        lastTime.append(contentsOf: repeatElement(Self.none, count: missing))
+        lastLatitude.append(contentsOf: repeatElement(0, count: missing))
+        lastLongitude.append(contentsOf: repeatElement(0, count: missing))
     }
 
     private mutating func register(
@@ -115,40 +172,200 @@ public struct MonitorState: Sendable {
     ) {
         deviceCount += 1
         let requested = regionsOf(device)
-        let accepted = requested.prefix(max(0, settings.slotLimit))
         slotStart[row] = Int32(geometry.count)
-        slotCount[row] = Int32(accepted.count)
-
-        for region in accepted {
-            let isInside = region.geometry.contains(latitude: latitude, longitude: longitude)
-            geometry.append(region.geometry)
-            regionID.append(region.id)
-            flags.append(
-                (region.notifyOnEntry ? Self.notifyOnEntry : 0) | (region.notifyOnExit ? Self.notifyOnExit : 0)
-                    | (isInside ? Self.inside : 0))
-            switch settings.initialTrigger {
-            case .none:
-                break
-            case .state:
-                events.append(
-                    GeofenceEvent(
-                        device: device, region: region.id, kind: .state, time: time, latitude: latitude,
-                        longitude: longitude, inside: isInside))
-            case .enter:
-                if isInside && region.notifyOnEntry {
-                    events.append(
-                        GeofenceEvent(
-                            device: device, region: region.id, kind: .enter, time: time, latitude: latitude,
-                            longitude: longitude))
-                }
-            }
+        slotCount[row] = 0
+        let status = settings.authorization.status(ofDevice: device, seed: seed)
+        if status == .whenInUse {
+            schedules[device] = ForegroundSchedule(
+                mix: settings.authorization, seed: seed, device: device, start: time.microseconds)
         }
-        // Registrations past the limit fail; the regions registered before them keep working.
-        for region in requested.dropFirst(accepted.count) {
+        func fail(_ region: MonitoredRegion, _ reason: FailureReason, _ code: Int32) {
             events.append(
                 GeofenceEvent(
                     device: device, region: region.id, kind: .failed, time: time, latitude: latitude,
-                    longitude: longitude, failure: .tooManyRegions, code: settings.tooManyRegionsCode))
+                    longitude: longitude, failure: reason, code: code))
         }
+        if status == .denied {
+            for region in requested { fail(region, .denied, settings.deniedCode) }
+            return
+        }
+        var refused: [(MonitoredRegion, FailureReason)] = []
+        for region in requested {
+            if let maximum = settings.maximumRadius, region.geometry.characteristicRadius > maximum {
+                refused.append((region, .radiusTooLarge))
+                continue
+            }
+            guard Int(slotCount[row]) < settings.slotLimit else {
+                refused.append((region, .tooManyRegions))
+                continue
+            }
+            accept(region, device: device, row: row, latitude: latitude, longitude: longitude, time: time, into: &events)
+        }
+        // Registrations that fail do so after the ones before them; the regions registered keep working.
+        for (region, reason) in refused { fail(region, reason, settings.tooManyRegionsCode) }
+    }
+
+    private mutating func accept(
+        _ region: MonitoredRegion, device: Int32, row: Int, latitude: Double, longitude: Double, time: Timestamp,
+        into events: inout [GeofenceEvent]
+    ) {
+        let slot = geometry.count
+        slotCount[row] += 1
+        let isInside = region.geometry.contains(latitude: latitude, longitude: longitude)
+        let dwells = region.notifyOnDwell ?? settings.dwellByDefault
+        geometry.append(region.geometry)
+        regionID.append(region.id)
+        flags.append(
+            (region.notifyOnEntry ? Self.notifyOnEntry : 0) | (region.notifyOnExit ? Self.notifyOnExit : 0)
+                | (dwells ? Self.notifyOnDwell : 0) | (isInside ? Self.inside : 0))
+        if dwells { isRich = true }
+        pendingSince.append(Self.none)
+        dwellDue.append(Self.none)
+        loiteringDelay.append(region.loiteringDelay ?? settings.loiteringDelay)
+
+        let triggers = settings.initialTriggers
+        if triggers.contains(.state) {
+            emit(.state, device: device, slot: slot, time: time, latitude: latitude, longitude: longitude, inside: isInside, into: &events)
+        }
+        if isInside && triggers.contains(.enter) && region.notifyOnEntry {
+            emit(.enter, device: device, slot: slot, time: time, latitude: latitude, longitude: longitude, into: &events)
+        }
+        if isInside && triggers.contains(.dwell) && dwells {
+            startDwell(device: device, slot: slot, from: time.microseconds)
+        }
+    }
+
+    // MARK: The rich path
+
+    private enum Side { case inside, outside, undecided }
+
+    /// Which side the sample puts the device on, after the profile's confidence or hysteresis rule.
+    private func side(slot: Int, latitude: Double, longitude: Double, accuracy: Double?) -> Side {
+        let region = geometry[slot]
+        if let confidence = settings.confidence, let accuracy, accuracy.isFinite, accuracy > 0 {
+            let fraction = region.overlapFraction(latitude: latitude, longitude: longitude, accuracy: accuracy)
+            let small = region.characteristicRadius < confidence.smallRadius
+            if fraction >= (small ? confidence.smallEnterFraction : confidence.enterFraction) { return .inside }
+            if fraction <= (small ? confidence.smallExitFraction : confidence.exitFraction) { return .outside }
+            return .undecided
+        }
+        let hysteresis = settings.hysteresis
+        guard hysteresis.bufferDistance > 0 else {
+            return region.contains(latitude: latitude, longitude: longitude) ? .inside : .outside
+        }
+        let distance = region.signedBoundaryDistance(latitude: latitude, longitude: longitude)
+        if distance >= hysteresis.entryBuffer(radius: region.characteristicRadius) { return .inside }
+        if distance <= -hysteresis.bufferDistance { return .outside }
+        return .undecided
+    }
+
+    private mutating func evaluateRich(
+        slot: Int, device: Int32, row: Int, latitude: Double, longitude: Double, time: Timestamp, accuracy: Double?,
+        into events: inout [GeofenceEvent]
+    ) {
+        let isInside = flags[slot] & Self.inside != 0
+        switch side(slot: slot, latitude: latitude, longitude: longitude, accuracy: accuracy) {
+        case .undecided:
+            // Back within the buffer: a transition waiting for confirmation starts over.
+            pendingSince[slot] = Self.none
+        case .inside where isInside, .outside where !isInside:
+            pendingSince[slot] = Self.none
+        case .inside, .outside:
+            let confirmation = settings.hysteresis.confirmationTime
+            if confirmation <= 0 {
+                transition(slot: slot, device: device, at: time.microseconds, latitude: latitude, longitude: longitude, into: &events)
+            } else if pendingSince[slot] == Self.none {
+                pendingSince[slot] = time.microseconds
+                timers.push(
+                    TimerQueue.Timer(
+                        due: time.microseconds + Int64(confirmation * 1e6), device: device, slot: Int32(slot),
+                        kind: .confirmation))
+            }
+        }
+    }
+
+    /// Fires the timers of one device that fell due up to `time`, in due order (before its sample at `time`).
+    private mutating func fireDueTimers(
+        device: Int32, row: Int, slots: Range<Int>, upTo time: Int64, into events: inout [GeofenceEvent]
+    ) {
+        var due: [TimerQueue.Timer] = []
+        let confirmation = Int64(settings.hysteresis.confirmationTime * 1e6)
+        for slot in slots {
+            if pendingSince[slot] != Self.none && pendingSince[slot] + confirmation <= time {
+                due.append(.init(due: pendingSince[slot] + confirmation, device: device, slot: Int32(slot), kind: .confirmation))
+            }
+            if dwellDue[slot] != Self.none && dwellDue[slot] <= time {
+                due.append(.init(due: dwellDue[slot], device: device, slot: Int32(slot), kind: .dwell))
+            }
+        }
+        guard !due.isEmpty else { return }
+        due.sort { ($0.due, $0.slot, $0.kind.rawValue) < ($1.due, $1.slot, $1.kind.rawValue) }
+        for timer in due { fire(timer, into: &events) }
+    }
+
+    /// Fires a timer if it still stands (the queue keeps stale entries; the slot's state is the truth).
+    private mutating func fire(_ timer: TimerQueue.Timer, into events: inout [GeofenceEvent]) {
+        let slot = Int(timer.slot)
+        let row = Int(timer.device / stride)
+        switch timer.kind {
+        case .confirmation:
+            let confirmation = Int64(settings.hysteresis.confirmationTime * 1e6)
+            guard pendingSince[slot] != Self.none, pendingSince[slot] + confirmation == timer.due else { return }
+            transition(
+                slot: slot, device: timer.device, at: timer.due, latitude: lastLatitude[row],
+                longitude: lastLongitude[row], into: &events)
+        case .dwell:
+            guard dwellDue[slot] == timer.due, flags[slot] & Self.inside != 0 else { return }
+            dwellDue[slot] = Self.none
+            emit(
+                .dwell, device: timer.device, slot: slot, time: Timestamp(microseconds: timer.due),
+                latitude: lastLatitude[row], longitude: lastLongitude[row], into: &events)
+        }
+    }
+
+    private mutating func transition(
+        slot: Int, device: Int32, at time: Int64, latitude: Double, longitude: Double, into events: inout [GeofenceEvent]
+    ) {
+        pendingSince[slot] = Self.none
+        flags[slot] ^= Self.inside
+        let slotFlags = flags[slot]
+        let entered = slotFlags & Self.inside != 0
+        let stamp = Timestamp(microseconds: time)
+        if entered {
+            if slotFlags & Self.notifyOnEntry != 0 {
+                emit(.enter, device: device, slot: slot, time: stamp, latitude: latitude, longitude: longitude, into: &events)
+            }
+            if slotFlags & Self.notifyOnDwell != 0 { startDwell(device: device, slot: slot, from: time) }
+        } else {
+            dwellDue[slot] = Self.none  // never a dwell after an exit
+            if slotFlags & Self.notifyOnExit != 0 {
+                emit(.exit, device: device, slot: slot, time: stamp, latitude: latitude, longitude: longitude, into: &events)
+            }
+        }
+    }
+
+    private mutating func startDwell(device: Int32, slot: Int, from time: Int64) {
+        let due = time + Int64(loiteringDelay[slot] * 1e6)
+        dwellDue[slot] = due
+        timers.push(TimerQueue.Timer(due: due, device: device, slot: Int32(slot), kind: .dwell))
+    }
+
+    /// Appends an event unless the device's app is in the background (whenInUse): then it is only counted.
+    private mutating func emit(
+        _ kind: EventKind, device: Int32, slot: Int, time: Timestamp, latitude: Double, longitude: Double,
+        inside: Bool = false, into events: inout [GeofenceEvent]
+    ) {
+        if var schedule = schedules[device] {
+            let inForeground = schedule.isForeground(at: time.microseconds)
+            schedules[device] = schedule
+            guard inForeground else {
+                suppressedInBackground += 1
+                return
+            }
+        }
+        events.append(
+            GeofenceEvent(
+                device: device, region: regionID[slot], kind: kind, time: time, latitude: latitude,
+                longitude: longitude, inside: inside))
     }
 }

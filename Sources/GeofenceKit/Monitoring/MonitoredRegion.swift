@@ -5,11 +5,20 @@ public struct MonitoredRegion: Sendable {
     public var geometry: RegionGeometry
     public var notifyOnEntry: Bool
     public var notifyOnExit: Bool
+    /// Whether to report `dwell`; `nil` leaves it to the profile.
+    public var notifyOnDwell: Bool?
+    /// Seconds inside before `dwell`; `nil` leaves it to the profile.
+    public var loiteringDelay: Double?
 
-    public init(id: Int32, geometry: RegionGeometry, notifyOnEntry: Bool = true, notifyOnExit: Bool = true) {
+    public init(
+        id: Int32, geometry: RegionGeometry, notifyOnEntry: Bool = true, notifyOnExit: Bool = true,
+        notifyOnDwell: Bool? = nil, loiteringDelay: Double? = nil
+    ) {
         self.id = id
         self.geometry = geometry
         self.notifyOnEntry = notifyOnEntry
         self.notifyOnExit = notifyOnExit
+        self.notifyOnDwell = notifyOnDwell
+        self.loiteringDelay = loiteringDelay
     }
 }

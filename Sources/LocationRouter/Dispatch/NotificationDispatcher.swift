@@ -4,6 +4,8 @@ import GeofenceKit
 public struct DispatchSummary: Sendable {
     /// Events by ``EventKind``, indexed by its raw value.
     public var countsByKind: [Int] = Array(repeating: 0, count: EventKind.allCases.count)
+    /// `failed` events by ``FailureReason``, indexed by its raw value.
+    public var failuresByReason: [Int] = Array(repeating: 0, count: FailureReason.allCases.count)
     /// Events handed to the sink (all events when no sink is configured: they are counted, then discarded).
     public var delivered = 0
     /// From the moment the causing sample entered the pipeline to the moment the event was handed to the sink.
@@ -52,6 +54,7 @@ public actor NotificationDispatcher {
     private func dispatch(_ batch: EventBatch) async throws {
         for event in batch.events {
             summary.countsByKind[event.kind.rawValue] += 1
+            if let failure = event.failure { summary.failuresByReason[failure.rawValue] += 1 }
             if sink != nil { encoder.encode(event, into: &buffer) }
         }
         summary.delivered += batch.events.count

@@ -14,6 +14,9 @@ public struct LocationBatch: Sendable {
     /// When the batch's first sample entered the pipeline (``MonotonicClock`` nanoseconds): the start of
     /// every latency measured for the events it causes.
     public var ingress: UInt64 = 0
+    /// The source's promise that no later sample for this shard is older than this (microseconds): the monitor's
+    /// clock may move there and fire the timers due by then, for devices that sent nothing.
+    public var watermark: Int64?
 
     public init(capacity: Int = 0) {
         devices.reserveCapacity(capacity)

@@ -13,6 +13,8 @@ public struct PlaybackLane: Sendable {
     private var roundEnd: Int64
     private let roundLength: Int64
     private var filter: LocationFilter?
+    /// The latest sample time handed out, for the final watermark.
+    private var latest: Int64 = .min
     /// Samples the source filters suppressed so far.
     public private(set) var filteredCount = 0
 
@@ -45,6 +47,7 @@ public struct PlaybackLane: Sendable {
                 {
                     filteredCount += 1
                 }
+                latest = max(latest, sample.time.microseconds)
                 pending[i] = players[i].next()
             }
             guard batch.count < capacity || pending[i].map({ $0.time.microseconds >= roundEnd }) ?? true else {
@@ -53,6 +56,8 @@ public struct PlaybackLane: Sendable {
             cursor += 1
             if cursor == active.count { endRound() }
         }
+        // Every pending sample is at or after the current round's start; at the end, time stops at the last one.
+        batch.watermark = active.isEmpty ? latest : roundEnd - roundLength
         return !active.isEmpty || batch.count > 0
     }
 

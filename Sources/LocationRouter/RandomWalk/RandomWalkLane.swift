@@ -70,6 +70,9 @@ public struct RandomWalkLane: Sendable {
                 step += 1
             }
         }
+        // Every later sample belongs to the current step or a later one.
+        let lastStep = max(0, min(step, steps - 1))
+        batch.watermark = configuration.start.adding(seconds: Double(lastStep) * configuration.interval).microseconds
         return !isFinished || batch.count > 0
     }
 

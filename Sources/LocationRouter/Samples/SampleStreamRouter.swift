@@ -20,6 +20,10 @@ struct SampleStreamRouter {
     private var summary = SourceSummary()
     private var lineNumber = 0
     private static let maxKeptErrors = 20
+    /// How far behind the latest sample the monitors' clock stays for live streams (µs): a device whose samples
+    /// arrive up to this late, relative to others, still has its timers fire in its own order.
+    static let lateness: Int64 = 10_000_000
+    private var latest: Int64 = .min
 
     private var filter: LocationFilter?
 
@@ -49,6 +53,14 @@ struct SampleStreamRouter {
         }
         try await take(splitter.finish(), send: send)
         try await flush(send: send)
+        // The end of input: time stops at the latest sample, so every shard may fire what fell due by then.
+        if latest != .min {
+            for shard in batches.indices {
+                var last = LocationBatch()
+                last.watermark = latest
+                try await send(last, shard)
+            }
+        }
         return summary
     }
 
@@ -113,6 +125,7 @@ struct SampleStreamRouter {
             return nil
         }
         lastTime[Int(device)] = time
+        latest = max(latest, time)
         let shard = Int(device) % shardCount
         guard batches[shard].append(
             device: device, latitude: sample.coordinate.latitude, longitude: sample.coordinate.longitude,
@@ -141,8 +154,10 @@ struct SampleStreamRouter {
     }
 
     private mutating func dispatch(shard: Int, via send: Send) async throws {
-        let batch = batches[shard]
+        var batch = batches[shard]
         batches[shard] = LocationBatch(capacity: batchSize)
+        // Devices may interleave slightly out of time order; timers wait `lateness` behind the latest sample.
+        batch.watermark = latest == .min ? nil : latest - Self.lateness
         try await pacer.wait(until: batch.times[0])
         summary.noteTimes(of: batch)
         try await send(batch, shard)
