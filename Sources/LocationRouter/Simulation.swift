@@ -29,6 +29,15 @@ public struct Simulation: Sendable {
     /// - Throws: the first error of any stage (an invalid input line under `failOnBadInput`, a sink error);
     ///   the other stages are cancelled.
     public func run() async throws -> RunReport {
+        try await run(keepingEvents: false).report
+    }
+
+    /// Runs like ``run()`` and also returns every event (for comparing profiles on the same input).
+    public func runKeepingEvents() async throws -> (report: RunReport, events: [GeofenceEvent]) {
+        try await run(keepingEvents: true)
+    }
+
+    private func run(keepingEvents: Bool) async throws -> (report: RunReport, events: [GeofenceEvent]) {
         let started = MonotonicClock.now()
         let configuration = configuration
         let shardCount = max(1, configuration.shards)
@@ -51,7 +60,7 @@ public struct Simulation: Sendable {
         }
         let dispatcher = NotificationDispatcher(
             sink: sink, encoder: EventEncoder(deviceNames: wiring.deviceNames, regionNames: wiring.regionNames),
-            flushThreshold: configuration.eventBufferBytes)
+            flushThreshold: configuration.eventBufferBytes, keepsEvents: keepingEvents)
 
         var sourceSummary = SourceSummary()
         var shardSummaries: [ShardSummary] = []
@@ -87,7 +96,7 @@ public struct Simulation: Sendable {
         let outOfOrder = shardSummaries.reduce(0) { $0 + $1.outOfOrder }
         if outOfOrder > 0 { rejected[SampleRejection.outOfOrder.rawValue, default: 0] += outOfOrder }
         let emitted = shardSummaries.reduce(0) { $0 + $1.events }
-        return RunReport(
+        let report = RunReport(
             devices: shardSummaries.reduce(0) { $0 + $1.devices },
             regions: wiring.regionCount(devices: shardSummaries.reduce(0) { $0 + $1.devices }),
             monitoredRegions: shardSummaries.reduce(0) { $0 + $1.monitoredRegions },
@@ -117,6 +126,7 @@ public struct Simulation: Sendable {
             batchCapacity: inputCredits.reduce(0) { $0 + $1.capacity } + eventCredits.capacity,
             version: LocationRouterVersion.current,
             webhook: nil)
+        return (report, dispatchSummary.events)
     }
 }
 

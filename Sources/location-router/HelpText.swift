@@ -44,8 +44,15 @@ enum HelpText {
           --distance-filter <m>   Report a sample only after moving <m> metres (Core Location's).
           --significant-change    Coarse updates: after ≥ 500 m, at most one per 5 minutes.
           --accuracy <m>          Seeded position noise with a 68 % radius of <m> metres.
-          --profile <name>        Monitoring profile: exact.
-          --initial-trigger <t>   What a region registered while inside reports: none | state | enter.
+          --profile <name>        Monitoring profile: exact | ios | android.
+          --initial-trigger <t>   What a region registered while inside reports: none, or state, enter,
+                                  dwell joined by commas (default: the profile's).
+          --buffer <m>            Hysteresis: metres past the boundary before a transition counts.
+          --confirmation <s>      Hysteresis: seconds the device must stay past the buffer.
+          --loitering-delay <s>   Seconds inside before a dwell event.
+          --authorization <s>     Shares of devices per status: always=0.8,whenInUse=0.15,denied=0.05.
+          --compare-profiles <l>  Run the same input through exact and these profiles (e.g. ios,android)
+                                  and report the events each one missed, added or delayed.
           --events <path|->       Write events as NDJSON to a file, or '-' for standard output.
           --no-events             Count events without writing them.
           --webhook <url>         Also POST events to an http(s) URL, in JSON-array batches, with retries.

@@ -173,6 +173,7 @@ struct RunCommand {
 
     func run() async throws(CommandError) -> ExitCode {
         let configuration = try simulationConfiguration()
+        if !scenario.compareProfiles.isEmpty { return try await runComparison(configuration) }
         var sinks: [any EventSink] = []
         switch scenario.events {
         case nil: break
@@ -266,7 +267,7 @@ struct RunCommand {
             filters: scenario.filters)
     }
 
-    private static func commandError(for error: any Error) -> CommandError {
+    static func commandError(for error: any Error) -> CommandError {
         switch error {
         case let error as BadInputError: CommandError(.invalidInput, error.description)
         case let error as InputReadError: CommandError(.inputMissing, error.description)

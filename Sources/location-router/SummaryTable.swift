@@ -29,6 +29,14 @@ struct SummaryTable {
             ("latency ms", latency.joined(separator: " · ")),
             ("peak memory", "\(decimal(Double(r.peakResidentBytes) / 1_048_576, 1)) MiB"),
         ]
+        let failures = r.failures.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+        if !failures.isEmpty {
+            let line = failures.map { "\($0.key) \(grouped($0.value))" }.joined(separator: " · ")
+            rows.insert(("failed", line), at: 5)
+        }
+        if let background = r.suppressed["background"], background > 0 {
+            rows.insert(("suppressed", "\(grouped(background)) in the background (whenInUse)"), at: 5)
+        }
         if let webhook = r.webhook {
             var line = "\(grouped(webhook.delivered)) delivered in \(grouped(webhook.deliveredRequests)) requests"
             line += ", \(grouped(webhook.retries)) retries, \(grouped(webhook.deadLettered)) dead-lettered"

@@ -1,4 +1,5 @@
 import Foundation
+import GeofenceKit
 import Testing
 @testable import location_router
 
@@ -74,10 +75,8 @@ import Testing
     @Test func theShippedConfigIsTheBuiltInDefault() throws {
         var fromFile = Scenario()
         try fromFile.apply(configJSON: Array(try Data(contentsOf: URL(fileURLWithPath: projectRoot + "/config.json"))))
-        // The file spells out the profile's monitor settings; the built-in default takes them from the profile.
-        #expect(fromFile.settings == Scenario().settings)
-        fromFile.monitor = MonitorOverrides()
         #expect(fromFile == Scenario())
+        #expect(fromFile.settings == MonitorSettings.exact)
         #expect(fromFile.walk.devices == 10_000)
         #expect(fromFile.walk.regions.perDevice == 20)
         #expect(fromFile.walk.duration == 600)

@@ -10,6 +10,8 @@ public struct DispatchSummary: Sendable {
     public var delivered = 0
     /// From the moment the causing sample entered the pipeline to the moment the event was handed to the sink.
     public var latency = LatencyHistogram()
+    /// Every event, when the dispatcher was asked to keep them (profile comparisons).
+    public var events: [GeofenceEvent] = []
 
     public var total: Int { countsByKind.reduce(0, +) }
 }
@@ -23,13 +25,16 @@ public actor NotificationDispatcher {
     private let sink: (any EventSink)?
     private var encoder: EventEncoder
     private let flushThreshold: Int
+    private let keepsEvents: Bool
     private var buffer: [UInt8] = []
     private var summary = DispatchSummary()
 
-    public init(sink: (any EventSink)?, encoder: EventEncoder, flushThreshold: Int = 1 << 16) {
+    /// - Parameter keepsEvents: whether to keep every event in the summary (memory grows with the event count).
+    public init(sink: (any EventSink)?, encoder: EventEncoder, flushThreshold: Int = 1 << 16, keepsEvents: Bool = false) {
         self.sink = sink
         self.encoder = encoder
         self.flushThreshold = flushThreshold
+        self.keepsEvents = keepsEvents
         buffer.reserveCapacity(flushThreshold + 4096)
     }
 
@@ -58,6 +63,7 @@ public actor NotificationDispatcher {
             if sink != nil { encoder.encode(event, into: &buffer) }
         }
         summary.delivered += batch.events.count
+        if keepsEvents { summary.events += batch.events }
         let handedOver = MonotonicClock.now()
         summary.latency.record(handedOver &- min(batch.ingress, handedOver), times: UInt64(batch.events.count))
         if buffer.count >= flushThreshold { try await flush() }

@@ -1,0 +1,69 @@
+import Foundation
+import GeofenceKit
+import LocationRouter
+
+/// `run --compare-profiles exact,ios,android`: the same input through several profiles, compared with `exact`.
+extension RunCommand {
+    func runComparison(_ configuration: SimulationConfiguration) async throws(CommandError) -> ExitCode {
+        let profiles = [MonitoringProfile.exact] + scenario.compareProfiles.filter { $0 != .exact }
+        // A stream can be read once: keep it in a temporary file and replay it for every profile.
+        var replay: String?
+        if case .samples = configuration.source { replay = try Self.copyStandardInput() }
+        defer { if let replay { try? FileManager.default.removeItem(atPath: replay) } }
+
+        var runs: [(profile: MonitoringProfile, report: RunReport, events: [GeofenceEvent])] = []
+        for profile in profiles {
+            var run = configuration
+            run.settings = scenario.settings(for: profile)
+            run.profile = profile.rawValue
+            var descriptor: Int32 = -1
+            if let replay, case .samples(var input) = run.source {
+                descriptor = open(replay, O_RDONLY)
+                input.descriptor = descriptor
+                input.onRejection = profile == .exact ? input.onRejection : nil
+                run.source = .samples(input)
+            }
+            defer { if descriptor >= 0 { close(descriptor) } }
+            do {
+                let (report, events) = try await Simulation(configuration: run, sink: nil).runKeepingEvents()
+                runs.append((profile, report, events))
+            } catch {
+                throw Self.commandError(for: error)
+            }
+        }
+        let comparisons = ProfileComparison.compare(
+            baseline: runs[0].events, profiles: runs.dropFirst().map { ($0.profile.rawValue, $0.events) })
+        if !scenario.quiet {
+            console.out(SummaryTable(report: runs[0].report, eventsDestination: nil).text + "\n")
+            console.out(ProfileComparison.table(comparisons))
+        }
+        if let path = scenario.report {
+            let perProfile = runs.map { "\"\($0.profile.rawValue)\":" + $0.report.json.trimmingCharacters(in: .newlines) }
+            var json = runs[0].report.json.trimmingCharacters(in: .whitespacesAndNewlines)
+            json.removeLast()  // the closing brace of the baseline's report
+            json += ",\"comparison\":" + ProfileComparison.json(comparisons).trimmingCharacters(in: .newlines)
+            json += ",\"profiles\":{" + perProfile.joined(separator: ",") + "}}\n"
+            try Files.write(json, to: path)
+        }
+        return .success
+    }
+
+    /// Standard input, copied whole into a temporary file.
+    private static func copyStandardInput() throws(CommandError) -> String {
+        let path = NSTemporaryDirectory() + "location-router-compare-\(UUID().uuidString).input"
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+            let output = FileHandle(forWritingAtPath: path)
+        else {
+            throw CommandError(.outputFailed, "\(path): cannot be created to replay standard input")
+        }
+        defer { try? output.close() }
+        do {
+            while let data = try FileHandle.standardInput.read(upToCount: 1 << 20), !data.isEmpty {
+                try output.write(contentsOf: data)
+            }
+        } catch {
+            throw CommandError(.inputMissing, "stdin: cannot be read (\(error.localizedDescription))")
+        }
+        return path
+    }
+}
