@@ -73,14 +73,20 @@ public actor LocationSource {
         self.seed = seed
     }
 
+    /// Time steps of one device generated back to back by the random walk at full speed.
+    static let stepsPerVisitAtFullSpeed = 16
+
     /// Produces every sample, then finishes the shards' streams (also when it throws).
     public func run() async throws -> SourceSummary {
         defer { for output in outputs { output.finish() } }
         switch kind {
         case .randomWalk(let plan):
             let filter = filter
+            // At full speed a device's steps go back to back (its regions stay in cache); paced runs keep every
+            // batch at one instant so the wall clock can follow it.
+            let stepsPerVisit = pace == .max ? Self.stepsPerVisitAtFullSpeed : 1
             return try await runLanes { shard, shards in
-                RandomWalkLane(plan: plan, first: shard, stride: shards, filter: filter)
+                RandomWalkLane(plan: plan, first: shard, stride: shards, filter: filter, stepsPerVisit: stepsPerVisit)
             }
         case .playback(let plan):
             let filter = filter

@@ -54,12 +54,15 @@ extension RunReport {
             ]
             pairs.append(("webhook", object(deliveries)))
         }
+        if let thresholds {
+            pairs.append(("thresholds", "[" + thresholds.map(\.json).joined(separator: ",") + "]"))
+        }
         return object(pairs) + "\n"
     }
 }
 
 /// A number with at most three decimals, without a trailing `.0` on whole numbers.
-private func format3(_ value: Double) -> String {
+func format3(_ value: Double) -> String {
     let rounded = (value * 1000).rounded() / 1000
     if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
     return String(rounded)

@@ -44,6 +44,8 @@ public struct RunReport: Sendable {
     public var version: String
     /// Webhook deliveries, when events went to a webhook (set by whoever made the sink).
     public var webhook: WebhookStatistics?
+    /// The thresholds tested against this run, when any were configured (set by whoever configured them).
+    public var thresholds: [ThresholdResult]? = nil
 
     public var updatesPerSecond: Double { wallSeconds > 0 ? Double(updates) / wallSeconds : 0 }
     public var eventsPerSecond: Double { wallSeconds > 0 ? Double(eventsEmitted) / wallSeconds : 0 }

@@ -52,11 +52,15 @@ public struct Simulation: Sendable {
             kind: wiring.source, outputs: inputs.map(\.continuation), credits: inputCredits,
             batchSize: configuration.batchSize, pace: configuration.pace, filter: configuration.filters,
             seed: configuration.seed)
-        let monitors = (0..<shardCount).map { _ in
-            RegionMonitor(
-                state: MonitorState(
-                    settings: configuration.settings, stride: shardCount, seed: configuration.seed, regions: wiring.lookup),
-                progress: progress)
+        let monitors = (0..<shardCount).map { shard in
+            var state = MonitorState(
+                settings: configuration.settings, stride: shardCount, seed: configuration.seed, regions: wiring.lookup)
+            if let devices = wiring.knownDevices {
+                // Generated devices are known in advance: allocate each table once, at its final size.
+                let own = (devices - shard + shardCount - 1) / shardCount
+                state.reserveCapacity(devices: own, regions: own * min(wiring.perDevice, configuration.settings.slotLimit))
+            }
+            return RegionMonitor(state: state, progress: progress)
         }
         let dispatcher = NotificationDispatcher(
             sink: sink, encoder: EventEncoder(deviceNames: wiring.deviceNames, regionNames: wiring.regionNames),
@@ -137,7 +141,10 @@ private struct Wiring: Sendable {
     let regionNames: RegionNames
     let lookup: MonitorState.RegionLookup
     private let definedRegions: Int?
-    private let perDevice: Int
+    /// Regions generated per device (0 with a region file or a sample stream).
+    let perDevice: Int
+    /// How many devices there will be, when the source says in advance.
+    let knownDevices: Int?
 
     init(configuration: SimulationConfiguration) {
         let catalog = configuration.regions.map { RegionCatalog(regions: $0) }
@@ -145,6 +152,7 @@ private struct Wiring: Sendable {
         switch configuration.source {
         case .randomWalk(var walk):
             if catalog != nil { walk.regions.perDevice = 0 }
+            knownDevices = walk.devices
             let plan = RandomWalkPlan(configuration: walk, seed: configuration.seed)
             source = .randomWalk(plan)
             deviceNames = .generated
@@ -152,6 +160,7 @@ private struct Wiring: Sendable {
             (regionNames, lookup) = Self.generatedDeviceRegions(catalog, perDevice: perDevice, generate: plan.regions)
         case .playback(let traces, var playback):
             if catalog != nil { playback.regions.perDevice = 0 }
+            knownDevices = playback.devices
             let plan = PlaybackPlan(traces: traces, configuration: playback, seed: configuration.seed)
             source = .playback(plan)
             deviceNames = .generated
@@ -163,6 +172,7 @@ private struct Wiring: Sendable {
             source = .samples(input)
             deviceNames = .registry(registry)
             perDevice = 0
+            knownDevices = nil
             let catalog = catalog ?? RegionCatalog(regions: [])
             regionNames = .listed(catalog.identifiers)
             lookup = { catalog.regions(forDevice: registry.name(of: $0)) }

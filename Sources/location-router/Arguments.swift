@@ -17,23 +17,28 @@ struct Arguments {
 
     /// Removes `--name value` or `--name=value` and returns the value (the last one when repeated).
     mutating func option(_ name: String) throws(CommandError) -> String? {
-        var value: String?
+        try values(name).last
+    }
+
+    /// Removes every `--name value` or `--name=value` of a repeatable option and returns the values in order.
+    mutating func values(_ name: String) throws(CommandError) -> [String] {
+        var values: [String] = []
         var i = 0
         while i < tokens.count {
             if tokens[i] == name {
                 guard i + 1 < tokens.count, !tokens[i + 1].hasPrefix("--") || tokens[i + 1] == "-" else {
                     throw .usage("Missing value for '\(name) <value>'")
                 }
-                value = tokens[i + 1]
+                values.append(tokens[i + 1])
                 tokens.removeSubrange(i...(i + 1))
             } else if tokens[i].hasPrefix(name + "=") {
-                value = String(tokens[i].dropFirst(name.count + 1))
+                values.append(String(tokens[i].dropFirst(name.count + 1)))
                 tokens.remove(at: i)
             } else {
                 i += 1
             }
         }
-        return value
+        return values
     }
 
     /// What remains once every known option is taken: positional arguments. An unknown option is an error.

@@ -63,12 +63,14 @@ enum HelpText {
           --pace <pace>           max | realtime | a factor of simulated seconds per second.
           --shards <n>            Monitor shards (default: one per active core).
           --on-bad-input <p>      skip (count and report bad lines; default) | fail (exit 65).
-          --quiet                 Print neither progress nor the summary.
+          --threshold <expr>      Pass/fail condition on the report, METRIC OP NUMBER (repeatable; replaces
+                                  the config's thresholds), e.g. 'latencyMs.p99 < 5', 'dropped == 0'.
+          --quiet                 Print neither progress nor the summary (failed thresholds still are).
           -h, --help              Show help information.
 
         EXIT STATUS:
           0 success, 64 usage error, 65 invalid input, 66 input missing or unreadable,
-          74 output error.
+          74 output error, 99 a threshold was not met.
 
         """
 

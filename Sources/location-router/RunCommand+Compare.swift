@@ -31,6 +31,9 @@ extension RunCommand {
                 throw Self.commandError(for: error)
             }
         }
+        // Thresholds test the run's report, whose top level is the baseline's (exact).
+        let thresholds = scenario.thresholds.map { $0.evaluate(runs[0].report) }
+        if !thresholds.isEmpty { runs[0].report.thresholds = thresholds }
         let comparisons = ProfileComparison.compare(
             baseline: runs[0].events, profiles: runs.dropFirst().map { ($0.profile.rawValue, $0.events) })
         if !scenario.quiet {
@@ -45,7 +48,7 @@ extension RunCommand {
             json += ",\"profiles\":{" + perProfile.joined(separator: ",") + "}}\n"
             try Files.write(json, to: path)
         }
-        return .success
+        return finish(thresholds, humanOutputOnStandardError: false)
     }
 
     /// Standard input, copied whole into a temporary file.

@@ -140,6 +140,17 @@ struct RunCommand {
             scenario.webhookURL = url
         }
         if let path = try arguments.option("--dead-letter") { scenario.webhook.deadLetter = path }
+        let expressions = try arguments.values("--threshold")
+        if !expressions.isEmpty {
+            scenario.thresholds = []
+            for text in expressions {
+                do {
+                    scenario.thresholds.append(try Threshold(parsing: text))
+                } catch {
+                    throw .usage("The value '\(text)' is invalid for '--threshold <expr>': \(error.message)")
+                }
+            }
+        }
         if arguments.flag("--quiet", "-q") { scenario.quiet = true }
     }
 
@@ -200,12 +211,28 @@ struct RunCommand {
             throw Self.commandError(for: error)
         }
 
+        let thresholds = scenario.thresholds.map { $0.evaluate(report) }
+        if !thresholds.isEmpty { report.thresholds = thresholds }
         if !scenario.quiet {
             let table = SummaryTable(report: report, eventsDestination: scenario.events).text
             if scenario.events == "-" { console.err(table) } else { console.out(table) }
         }
         if let path = scenario.report { try Files.write(report.json, to: path) }
-        return .success
+        return finish(thresholds, humanOutputOnStandardError: scenario.events == "-")
+    }
+
+    /// Prints how the run fared against its thresholds (with `--quiet`, only the failed ones, on standard error)
+    /// and returns the exit status: 99 when any threshold was not met.
+    func finish(_ thresholds: [ThresholdResult], humanOutputOnStandardError: Bool) -> ExitCode {
+        guard !thresholds.isEmpty else { return .success }
+        let met = thresholds.allSatisfy(\.passed)
+        if scenario.quiet {
+            if !met { console.err(SummaryTable.thresholds(thresholds, onlyFailed: true)) }
+        } else {
+            let text = SummaryTable.thresholds(thresholds, onlyFailed: false)
+            if humanOutputOnStandardError { console.err(text) } else { console.out(text) }
+        }
+        return met ? .success : .thresholdNotMet
     }
 
     private func makeWebhook() throws(CommandError) -> WebhookSink? {

@@ -78,6 +78,18 @@ extension Scenario {
             credits = try Self.integer(&pipeline, "credits", in: 1...1024) ?? credits
             try pipeline.finish()
         }
+        if let expressions = try root.array("thresholds") {
+            thresholds = []
+            for (index, value) in expressions.enumerated() {
+                let path = JSONValue.path("thresholds", index: index)
+                let text = try value.string(path: path)
+                do {
+                    thresholds.append(try Threshold(parsing: text))
+                } catch {
+                    throw value.error(error.message, path: path)
+                }
+            }
+        }
         try root.finish()
     }
 

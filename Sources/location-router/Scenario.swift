@@ -44,6 +44,8 @@ struct Scenario: Equatable {
     /// Events are also POSTed to this http(s) URL.
     var webhookURL: String?
     var webhook = WebhookSettings()
+    /// Conditions on the report that the run must meet (exit 99 otherwise).
+    var thresholds: [Threshold] = []
 
     /// The tunable parts of webhook delivery (see ``WebhookConfiguration``).
     struct WebhookSettings: Equatable {

@@ -51,6 +51,20 @@ struct SummaryTable {
     }
 }
 
+extension SummaryTable {
+    /// The thresholds' outcome: a heading, then `✓ latencyMs.p99 < 5 (was 1.757)` per threshold.
+    static func thresholds(_ results: [ThresholdResult], onlyFailed: Bool) -> String {
+        let failed = results.filter { !$0.passed }.count
+        var text = failed == 0
+            ? "Thresholds: all \(results.count) met\n"
+            : "Thresholds: \(failed) of \(results.count) not met\n"
+        for result in results where !(onlyFailed && result.passed) {
+            text += "  " + result.line + "\n"
+        }
+        return text
+    }
+}
+
 /// `1234567` → `1,234,567`.
 func grouped(_ value: Int) -> String {
     let digits = String(value.magnitude)

@@ -53,6 +53,8 @@ func runExecutable(_ arguments: [String], stdin: String) throws -> (status: Int3
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
+    // Away from the project folder, so that its config.json does not apply.
+    process.currentDirectoryURL = URL(fileURLWithPath: NSTemporaryDirectory())
     let input = Pipe()
     let output = Pipe()
     let error = Pipe()

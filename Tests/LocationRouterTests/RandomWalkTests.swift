@@ -7,11 +7,11 @@ import Testing
     static let configuration = RandomWalkConfiguration(devices: 40, duration: 30)
 
     /// Every sample of a walk split over `shards` lanes, by device.
-    static func samples(seed: UInt64, shards: Int) -> [Int32: [(Double, Double, Int64)]] {
+    static func samples(seed: UInt64, shards: Int, stepsPerVisit: Int = 1) -> [Int32: [(Double, Double, Int64)]] {
         let plan = RandomWalkPlan(configuration: configuration, seed: seed)
         var byDevice: [Int32: [(Double, Double, Int64)]] = [:]
         for shard in 0..<shards {
-            var lane = RandomWalkLane(plan: plan, first: shard, stride: shards)
+            var lane = RandomWalkLane(plan: plan, first: shard, stride: shards, stepsPerVisit: stepsPerVisit)
             while true {
                 var batch = LocationBatch(capacity: 7)
                 guard lane.fill(&batch, capacity: 7), !batch.isEmpty else { break }
@@ -23,9 +23,10 @@ import Testing
         return byDevice
     }
 
-    @Test func theSameSeedGivesTheSameWalkWhateverTheShardCount() {
+    @Test(arguments: [1, 4, 16, 50])
+    func theSameSeedGivesTheSameWalkWhateverTheShardCountAndBlockSize(stepsPerVisit: Int) {
         let one = Self.samples(seed: 42, shards: 1)
-        let three = Self.samples(seed: 42, shards: 3)
+        let three = Self.samples(seed: 42, shards: 3, stepsPerVisit: stepsPerVisit)
         #expect(one.count == 40)
         for (device, walk) in one {
             let other = three[device] ?? []

@@ -32,14 +32,17 @@ public struct MonitorState: Sendable {
     private var schedules: [Int32: ForegroundSchedule] = [:]
 
     // Per slot.
-    private var geometry: [RegionGeometry] = []
+    private var slots: [PackedRegion] = []
     private var regionID: [Int32] = []
     private var flags: [UInt8] = []
-    /// Rich path only: when the device first stood past the boundary towards the other state, and when a dwell
-    /// falls due (`.min`: none).
+    /// Polygons, referred to by their slots.
+    private var polygons: [PolygonGeometry] = []
+    /// Rich path only (empty otherwise, to keep a million devices in memory): when the device first stood past the
+    /// boundary towards the other state, and when a dwell falls due (`.min`: none).
     private var pendingSince: [Int64] = []
     private var dwellDue: [Int64] = []
-    private var loiteringDelay: [Double] = []
+    /// Loitering delays of the slots whose region sets its own.
+    private var ownLoiteringDelay: [Int: Double] = [:]
 
     private var timers = TimerQueue()
 
@@ -73,7 +76,20 @@ public struct MonitorState: Sendable {
     }
 
     /// Slots in use over all devices (monitored regions).
-    public var monitoredRegionCount: Int { geometry.count }
+    public var monitoredRegionCount: Int { slots.count }
+
+    /// Reserves room for `devices` devices of this table and `regions` registrations in all, so that a large run
+    /// allocates its tables once instead of doubling them (a doubling of the slot table is the peak of memory).
+    public mutating func reserveCapacity(devices: Int, regions: Int) {
+        slotStart.reserveCapacity(devices)
+        slotCount.reserveCapacity(devices)
+        lastTime.reserveCapacity(devices)
+        lastLatitude.reserveCapacity(devices)
+        lastLongitude.reserveCapacity(devices)
+        slots.reserveCapacity(regions)
+        regionID.reserveCapacity(regions)
+        flags.reserveCapacity(regions)
+    }
 
     /// Evaluates one sample and appends the events it causes to `events`.
     ///
@@ -109,18 +125,7 @@ public struct MonitorState: Sendable {
         let end = start + Int(slotCount[row])
         guard isRich else {
             lastTime[row] = time.microseconds
-            for slot in start..<end {
-                let isInside = geometry[slot].contains(latitude: latitude, longitude: longitude)
-                let slotFlags = flags[slot]
-                guard isInside != (slotFlags & Self.inside != 0) else { continue }
-                flags[slot] = slotFlags ^ Self.inside
-                if isInside ? slotFlags & Self.notifyOnEntry != 0 : slotFlags & Self.notifyOnExit != 0 {
-                    events.append(
-                        GeofenceEvent(
-                            device: device, region: regionID[slot], kind: isInside ? .enter : .exit, time: time,
-                            latitude: latitude, longitude: longitude))
-                }
-            }
+            evaluateExact(device: device, slots: start..<end, latitude: latitude, longitude: longitude, time: time, into: &events)
             return true
         }
         fireDueTimers(device: device, row: row, slots: start..<end, upTo: time.microseconds, into: &events)
@@ -133,6 +138,33 @@ public struct MonitorState: Sendable {
                 accuracy: accuracy, into: &events)
         }
         return true
+    }
+
+    /// The inner loop of the exact rules: one containment test per slot, a flag flip and an event on a change.
+    private mutating func evaluateExact(
+        device: Int32, slots range: Range<Int>, latitude: Double, longitude: Double, time: Timestamp,
+        into events: inout [GeofenceEvent]
+    ) {
+        let polygons = polygons
+        slots.withUnsafeBufferPointer { slots in
+            flags.withUnsafeMutableBufferPointer { flags in
+                for slot in range {
+                    let region = slots[slot]
+                    let isInside = region.isPolygon
+                        ? polygons[region.polygonIndex].contains(latitude: latitude, longitude: longitude)
+                        : region.circleContains(latitude: latitude, longitude: longitude)
+                    let slotFlags = flags[slot]
+                    guard isInside != (slotFlags & Self.inside != 0) else { continue }
+                    flags[slot] = slotFlags ^ Self.inside
+                    if isInside ? slotFlags & Self.notifyOnEntry != 0 : slotFlags & Self.notifyOnExit != 0 {
+                        events.append(
+                            GeofenceEvent(
+                                device: device, region: regionID[slot], kind: isInside ? .enter : .exit, time: time,
+                                latitude: latitude, longitude: longitude))
+                    }
+                }
+            }
+        }
     }
 
     /// Moves the clock to `time` for every device: fires the confirmation and dwell timers due by then, in time
@@ -172,7 +204,7 @@ public struct MonitorState: Sendable {
     ) {
         deviceCount += 1
         let requested = regionsOf(device)
-        slotStart[row] = Int32(geometry.count)
+        slotStart[row] = Int32(slots.count)
         slotCount[row] = 0
         let status = settings.authorization.status(ofDevice: device, seed: seed)
         if status == .whenInUse {
@@ -209,19 +241,28 @@ public struct MonitorState: Sendable {
         _ region: MonitoredRegion, device: Int32, row: Int, latitude: Double, longitude: Double, time: Timestamp,
         into events: inout [GeofenceEvent]
     ) {
-        let slot = geometry.count
+        let slot = slots.count
         slotCount[row] += 1
         let isInside = region.geometry.contains(latitude: latitude, longitude: longitude)
         let dwells = region.notifyOnDwell ?? settings.dwellByDefault
-        geometry.append(region.geometry)
+        switch region.geometry {
+        case .circle(let circle):
+            slots.append(PackedRegion(circle))
+        case .polygon(let polygon):
+            slots.append(PackedRegion(polygonIndex: polygons.count))
+            polygons.append(polygon)
+        }
         regionID.append(region.id)
         flags.append(
             (region.notifyOnEntry ? Self.notifyOnEntry : 0) | (region.notifyOnExit ? Self.notifyOnExit : 0)
                 | (dwells ? Self.notifyOnDwell : 0) | (isInside ? Self.inside : 0))
-        if dwells { isRich = true }
-        pendingSince.append(Self.none)
-        dwellDue.append(Self.none)
-        loiteringDelay.append(region.loiteringDelay ?? settings.loiteringDelay)
+        if let delay = region.loiteringDelay { ownLoiteringDelay[slot] = delay }
+        if dwells && !isRich { isRich = true }
+        if isRich {
+            // The rich path's per-slot timers exist from the first rich slot on, for every slot.
+            pendingSince.append(contentsOf: repeatElement(Self.none, count: slots.count - pendingSince.count))
+            dwellDue.append(contentsOf: repeatElement(Self.none, count: slots.count - dwellDue.count))
+        }
 
         let triggers = settings.initialTriggers
         if triggers.contains(.state) {
@@ -241,20 +282,29 @@ public struct MonitorState: Sendable {
 
     /// Which side the sample puts the device on, after the profile's confidence or hysteresis rule.
     private func side(slot: Int, latitude: Double, longitude: Double, accuracy: Double?) -> Side {
-        let region = geometry[slot]
+        let packed = slots[slot]
+        let polygon: RegionGeometry? = packed.isPolygon ? .polygon(polygons[packed.polygonIndex]) : nil
+        let size = polygon?.characteristicRadius ?? packed.radius
+        /// Distance from the point to a circle's centre, on the plane (polygons use their edges).
+        func centreDistance() -> Double { packed.planarDistanceSquared(latitude: latitude, longitude: longitude).squareRoot() }
+
         if let confidence = settings.confidence, let accuracy, accuracy.isFinite, accuracy > 0 {
-            let fraction = region.overlapFraction(latitude: latitude, longitude: longitude, accuracy: accuracy)
-            let small = region.characteristicRadius < confidence.smallRadius
+            let fraction = polygon?.overlapFraction(latitude: latitude, longitude: longitude, accuracy: accuracy)
+                ?? RegionGeometry.lensFraction(distance: centreDistance(), accuracy: accuracy, radius: packed.radius)
+            let small = size < confidence.smallRadius
             if fraction >= (small ? confidence.smallEnterFraction : confidence.enterFraction) { return .inside }
             if fraction <= (small ? confidence.smallExitFraction : confidence.exitFraction) { return .outside }
             return .undecided
         }
         let hysteresis = settings.hysteresis
         guard hysteresis.bufferDistance > 0 else {
-            return region.contains(latitude: latitude, longitude: longitude) ? .inside : .outside
+            let isInside = polygon?.contains(latitude: latitude, longitude: longitude)
+                ?? packed.circleContains(latitude: latitude, longitude: longitude)
+            return isInside ? .inside : .outside
         }
-        let distance = region.signedBoundaryDistance(latitude: latitude, longitude: longitude)
-        if distance >= hysteresis.entryBuffer(radius: region.characteristicRadius) { return .inside }
+        let distance = polygon?.signedBoundaryDistance(latitude: latitude, longitude: longitude)
+            ?? packed.radius - centreDistance()
+        if distance >= hysteresis.entryBuffer(radius: size) { return .inside }
         if distance <= -hysteresis.bufferDistance { return .outside }
         return .undecided
     }
@@ -345,7 +395,7 @@ public struct MonitorState: Sendable {
     }
 
     private mutating func startDwell(device: Int32, slot: Int, from time: Int64) {
-        let due = time + Int64(loiteringDelay[slot] * 1e6)
+        let due = time + Int64((ownLoiteringDelay[slot] ?? settings.loiteringDelay) * 1e6)
         dwellDue[slot] = due
         timers.push(TimerQueue.Timer(due: due, device: device, slot: Int32(slot), kind: .dwell))
     }

@@ -1,10 +1,13 @@
 import Foundation
 import GeofenceKit
 
-/// The walk of one shard's devices: fills ``LocationBatch``es time step by time step.
+/// The walk of one shard's devices: fills ``LocationBatch``es block of time steps by block of time steps.
 ///
-/// Devices in the lane are `first, first + stride, …`; each step moves every device once, in device order, so
-/// a device's samples are in time order and a batch holds the same instant for up to `capacity` devices.
+/// Devices in the lane are `first, first + stride, …`. A block is `stepsPerVisit` consecutive time steps: the lane
+/// walks the first device through the whole block, then the next, and so on, so a device's samples are in time
+/// order and arrive back to back — the monitor then finds the device's regions still in cache, which matters more
+/// than any formula. With one step per visit (for paced runs) every batch holds one instant. A device's walk
+/// depends only on its own generator, so the samples are the same whatever the block size or shard count.
 public struct RandomWalkLane: Sendable {
     private let plan: RandomWalkPlan
     private let devices: [Int32]
@@ -13,8 +16,11 @@ public struct RandomWalkLane: Sendable {
     private var heading: [Double] = []
     private var stepLength: [Double] = []
     private var rng: [SplitMix64] = []
-    private var step = 0
+    /// The first step of the current block, the device being walked through it, and its next step.
+    private var blockStart = 0
     private var cursor = 0
+    private var step = 0
+    private let stepsPerVisit: Int
     private let steps: Int
     private let headingNoise: Double
     private let areaRadius: Double
@@ -22,7 +28,10 @@ public struct RandomWalkLane: Sendable {
     /// Samples the source filters suppressed so far.
     public private(set) var filteredCount = 0
 
-    public init(plan: RandomWalkPlan, first: Int, stride: Int, filter: LocationFilterSettings = .init()) {
+    public init(
+        plan: RandomWalkPlan, first: Int, stride: Int, filter: LocationFilterSettings = .init(), stepsPerVisit: Int = 1
+    ) {
+        self.stepsPerVisit = max(1, stepsPerVisit)
         self.filter = filter.isActive ? LocationFilter(settings: filter, seed: plan.seed, stride: stride) : nil
         self.plan = plan
         let configuration = plan.configuration
@@ -41,12 +50,12 @@ public struct RandomWalkLane: Sendable {
         }
     }
 
-    /// The simulated time of the step the next sample belongs to.
+    /// The simulated time of the earliest sample still to come (the block's first step).
     public var nextTime: Timestamp {
-        plan.configuration.start.adding(seconds: Double(step) * plan.configuration.interval)
+        plan.configuration.start.adding(seconds: Double(blockStart) * plan.configuration.interval)
     }
 
-    public var isFinished: Bool { step >= steps || devices.isEmpty }
+    public var isFinished: Bool { blockStart >= steps || devices.isEmpty }
 
     /// Appends up to `capacity - batch.count` samples to `batch` (fewer when filters suppress some); returns
     /// `false` once the walk is over.
@@ -54,24 +63,32 @@ public struct RandomWalkLane: Sendable {
         let configuration = plan.configuration
         let center = configuration.center
         while !isFinished && batch.count < capacity {
-            let time = configuration.start.adding(seconds: Double(step) * configuration.interval)
+            let blockEnd = min(blockStart + stepsPerVisit, steps)
             while cursor < devices.count && batch.count < capacity {
                 let i = cursor
-                if step > 0 { advance(i, towards: center) }
-                if !batch.append(
-                    device: devices[i], latitude: latitude[i], longitude: longitude[i], time: time, through: &filter)
-                {
-                    filteredCount += 1
+                while step < blockEnd && batch.count < capacity {
+                    if step > 0 { advance(i, towards: center) }
+                    let time = configuration.start.adding(seconds: Double(step) * configuration.interval)
+                    if !batch.append(
+                        device: devices[i], latitude: latitude[i], longitude: longitude[i], time: time, through: &filter)
+                    {
+                        filteredCount += 1
+                    }
+                    step += 1
                 }
-                cursor += 1
+                if step == blockEnd {
+                    cursor += 1
+                    step = blockStart
+                }
             }
             if cursor == devices.count {
                 cursor = 0
-                step += 1
+                blockStart = blockEnd
+                step = blockStart
             }
         }
-        // Every later sample belongs to the current step or a later one.
-        let lastStep = max(0, min(step, steps - 1))
+        // Every later sample belongs to the current block or a later one; at the end, time stops at the last step.
+        let lastStep = max(0, min(blockStart, steps - 1))
         batch.watermark = configuration.start.adding(seconds: Double(lastStep) * configuration.interval).microseconds
         return !isFinished || batch.count > 0
     }

@@ -1,0 +1,86 @@
+/// A region packed for the monitor's inner loop: a circle's precomputed plane in 72 bytes, or a reference to a
+/// polygon kept aside.
+///
+/// ``CircleGeometry`` holds the same plane with its thresholds squared (96 bytes); a million devices with 20
+/// regions each need the smaller form to fit in memory, and the smaller form keeps a device's 20 regions in 1.4 KB
+/// of cache. The thresholds (r ∓ margin)² are two multiplications away. The decision is the same as
+/// ``CircleGeometry/contains(latitude:longitude:)``: the plane where it is clear, the exact geodesic within the
+/// margin of the boundary.
+struct PackedRegion: Sendable {
+    var latitude: Double
+    var longitude: Double
+    var sinLatitude: Double
+    var cosLatitude: Double
+    var primeVerticalRadius: Double
+    var meridionalRadius: Double
+    /// Metres; for a polygon, `-(index + 1)` into the monitor's polygon table.
+    var radius: Double
+    var primeVerticalRadiusSlope: Float
+    var meridionalRadiusSlope: Float
+    /// The plane's error bound (rounded up to a `Float`; +∞ where the plane is not trusted).
+    var margin: Float
+
+    init(_ circle: CircleGeometry) {
+        latitude = circle.center.latitude
+        longitude = circle.center.longitude
+        sinLatitude = circle.sinLatitude
+        cosLatitude = circle.cosLatitude
+        primeVerticalRadius = circle.primeVerticalRadius
+        meridionalRadius = circle.meridionalRadius
+        radius = circle.radius
+        primeVerticalRadiusSlope = Float(circle.primeVerticalRadiusSlope)
+        meridionalRadiusSlope = Float(circle.meridionalRadiusSlope)
+        let margin = Float(circle.margin)
+        self.margin = Double(margin) >= circle.margin ? margin : margin.nextUp
+    }
+
+    init(polygonIndex: Int) {
+        latitude = 0
+        longitude = 0
+        sinLatitude = 0
+        cosLatitude = 1
+        primeVerticalRadius = 0
+        meridionalRadius = 0
+        radius = -Double(polygonIndex + 1)
+        primeVerticalRadiusSlope = 0
+        meridionalRadiusSlope = 0
+        margin = 0
+    }
+
+    @inline(__always) var isPolygon: Bool { radius < 0 }
+    @inline(__always) var polygonIndex: Int { Int(-radius) - 1 }
+
+    /// The circle's squared distance on the mid-latitude plane, as ``CircleGeometry`` computes it.
+    @inline(__always)
+    func planarDistanceSquared(latitude pointLatitude: Double, longitude pointLongitude: Double) -> Double {
+        let k = Geodesic.radiansPerDegree
+        let dPhi = (pointLatitude - latitude) * k
+        var dLonDegrees = pointLongitude - longitude
+        if abs(dLonDegrees) > 180 {
+            dLonDegrees =
+                abs(dLonDegrees) <= 540
+                ? dLonDegrees - (dLonDegrees > 0 ? 360 : -360) : dLonDegrees.remainder(dividingBy: 360)
+        }
+        let dLambda = dLonDegrees * k
+        let delta = 0.5 * dPhi
+        let cosMid = cosLatitude * (1 - 0.5 * delta * delta) - sinLatitude * delta
+        let n = primeVerticalRadius + Double(primeVerticalRadiusSlope) * delta
+        let m = meridionalRadius + Double(meridionalRadiusSlope) * delta
+        let x = n * cosMid * dLambda
+        let y = m * dPhi
+        return x * x + y * y
+    }
+
+    /// Whether a circle contains the point (the boundary is inside); polygons are asked through their table.
+    @inline(__always)
+    func circleContains(latitude pointLatitude: Double, longitude pointLongitude: Double) -> Bool {
+        let planarSquared = planarDistanceSquared(latitude: pointLatitude, longitude: pointLongitude)
+        let margin = Double(self.margin)
+        let inner = radius - margin
+        let outer = radius + margin
+        if planarSquared > outer * outer { return false }
+        if inner > 0 && planarSquared <= inner * inner { return true }
+        return Geodesic.distance(
+            latitude1: latitude, longitude1: longitude, latitude2: pointLatitude, longitude2: pointLongitude) <= radius
+    }
+}
