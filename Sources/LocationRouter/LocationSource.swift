@@ -12,6 +12,8 @@ public enum SourceKind: Sendable {
 
 /// What the source produced and refused.
 public struct SourceSummary: Sendable {
+    /// Samples read or generated: every one is sent on, filtered or rejected.
+    public var read = 0
     /// Samples sent on to the monitors.
     public var samples = 0
     /// Samples the source's filters (distance filter, significant change) held back, as a device would.
@@ -25,6 +27,7 @@ public struct SourceSummary: Sendable {
     public var lastTime: Int64 = .min
 
     mutating func merge(_ other: SourceSummary) {
+        read += other.read
         samples += other.samples
         filtered += other.filtered
         rejected.merge(other.rejected, uniquingKeysWith: +)
@@ -55,14 +58,16 @@ public actor LocationSource {
     private let pace: Pace
     private let filter: LocationFilterSettings
     private let seed: UInt64
+    private let stop: StopSignal?
 
     /// - Parameters:
     ///   - filter: source-side filters and noise, applied to every sample before it is sent.
     ///   - seed: the seed of the noise for sample streams (the random walk and playback use their plan's).
     public init(
         kind: SourceKind, outputs: [AsyncStream<LocationBatch>.Continuation], credits: [CreditGate],
-        batchSize: Int, pace: Pace, filter: LocationFilterSettings = .init(), seed: UInt64 = 0
+        batchSize: Int, pace: Pace, filter: LocationFilterSettings = .init(), seed: UInt64 = 0, stop: StopSignal? = nil
     ) {
+        self.stop = stop
         precondition(outputs.count == credits.count && !outputs.isEmpty, "one gate per shard")
         self.kind = kind
         self.outputs = outputs
@@ -95,7 +100,8 @@ public actor LocationSource {
             }
         case .samples(let input):
             var reader = SampleStreamRouter(
-                input: input, shardCount: outputs.count, batchSize: batchSize, pace: pace, filter: filter, seed: seed)
+                input: input, shardCount: outputs.count, batchSize: batchSize, pace: pace, filter: filter, seed: seed,
+                stop: stop)
             return try await reader.run(send: send)
         }
     }
@@ -113,14 +119,15 @@ public actor LocationSource {
         let shardCount = outputs.count
         let batchSize = batchSize
         let pace = pace
+        let stop = stop
         return try await withThrowingTaskGroup(of: SourceSummary.self) { group in
             for shard in 0..<shardCount {
                 group.addTask {
                     var lane = makeLane(shard, shardCount)
                     var pacer = Pacer(pace: pace)
                     var summary = SourceSummary()
-                    while !lane.isFinished {
-                        try await pacer.wait(until: lane.nextTime.microseconds)
+                    while !lane.isFinished && stop?.isRequested != true {
+                        try await pacer.wait(until: lane.nextTime.microseconds, stop: stop)
                         var batch = LocationBatch(capacity: batchSize)
                         _ = lane.fill(&batch, capacity: batchSize)
                         // An empty batch is only worth sending at the end, for its final watermark.
@@ -129,6 +136,7 @@ public actor LocationSource {
                         try await self.send(batch, to: shard)
                     }
                     summary.filtered = lane.filteredCount
+                    summary.read = summary.samples + summary.filtered
                     return summary
                 }
             }

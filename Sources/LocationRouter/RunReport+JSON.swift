@@ -41,6 +41,13 @@ extension RunReport {
             ("profile", EventEncoder.jsonLiteral(profile)),
             ("seed", String(seed)),
             ("version", EventEncoder.jsonLiteral(version)),
+            ("interrupted", interrupted ? "true" : "false"),
+            ("accounting", object([
+                ("samplesRead", String(samplesRead)), ("evaluated", String(updates)),
+                ("rejected", String(rejectedTotal)), ("filtered", String(filtered)),
+                ("eventsEmitted", String(eventsEmitted)), ("delivered", String(notificationsDelivered)),
+                ("deadLettered", String(webhook?.deadLettered ?? 0)), ("balanced", isBalanced ? "true" : "false"),
+            ])),
         ]
         if let webhook {
             let deliveries: [(String, String)] = [

@@ -8,6 +8,8 @@ public struct RunReport: Sendable {
     public var regions: Int
     /// Region registrations in use over all devices.
     public var monitoredRegions: Int
+    /// Samples read (lines of a stream, or generated): each is evaluated, filtered or rejected.
+    public var samplesRead: Int = 0
     /// Samples that reached the source's output, and samples evaluated by the monitors.
     public var samples: Int
     /// Samples the source's filters held back (distance filter, significant change), as a device would.
@@ -44,12 +46,23 @@ public struct RunReport: Sendable {
     public var version: String
     /// Webhook deliveries, when events went to a webhook (set by whoever made the sink).
     public var webhook: WebhookStatistics?
+    /// Whether the run was stopped early (Ctrl-C): the figures cover the samples read until then.
+    public var interrupted: Bool = false
     /// The thresholds tested against this run, when any were configured (set by whoever configured them).
     public var thresholds: [ThresholdResult]? = nil
 
     public var updatesPerSecond: Double { wallSeconds > 0 ? Double(updates) / wallSeconds : 0 }
     public var eventsPerSecond: Double { wallSeconds > 0 ? Double(eventsEmitted) / wallSeconds : 0 }
     public var rejectedTotal: Int { rejected.values.reduce(0, +) }
+
+    /// Whether every sample read is accounted for (evaluated, filtered or rejected) and every event emitted was
+    /// delivered — and, with a webhook, delivered or dead-lettered.
+    public var isBalanced: Bool {
+        let samplesBalance = samplesRead == updates + rejectedTotal + filtered
+        let eventsBalance = eventsEmitted == notificationsDelivered && dropped == 0
+        let webhookBalance = webhook.map { $0.accepted == $0.delivered + $0.deadLettered && $0.lost == 0 } ?? true
+        return samplesBalance && eventsBalance && webhookBalance
+    }
 
     /// Latency percentiles in milliseconds, in report order.
     public var latencyMilliseconds: [(name: String, value: Double)] { Self.milliseconds(latency) }

@@ -12,6 +12,8 @@ public struct Simulation: Sendable {
     public var sink: (any EventSink)?
     /// Counters to watch while the run goes on.
     public var progress: PipelineProgress?
+    /// Ends the run early, draining every stage (Ctrl-C).
+    public var stop: StopSignal?
 
     public init(configuration: SimulationConfiguration, sink: (any EventSink)?, progress: PipelineProgress? = nil) {
         self.configuration = configuration
@@ -51,7 +53,7 @@ public struct Simulation: Sendable {
         let source = LocationSource(
             kind: wiring.source, outputs: inputs.map(\.continuation), credits: inputCredits,
             batchSize: configuration.batchSize, pace: configuration.pace, filter: configuration.filters,
-            seed: configuration.seed)
+            seed: configuration.seed, stop: stop)
         let monitors = (0..<shardCount).map { shard in
             var state = MonitorState(
                 settings: configuration.settings, stride: shardCount, seed: configuration.seed, regions: wiring.lookup)
@@ -104,6 +106,7 @@ public struct Simulation: Sendable {
             devices: shardSummaries.reduce(0) { $0 + $1.devices },
             regions: wiring.regionCount(devices: shardSummaries.reduce(0) { $0 + $1.devices }),
             monitoredRegions: shardSummaries.reduce(0) { $0 + $1.monitoredRegions },
+            samplesRead: sourceSummary.read,
             samples: sourceSummary.samples,
             filtered: sourceSummary.filtered,
             updates: shardSummaries.reduce(0) { $0 + $1.evaluated },
@@ -129,7 +132,8 @@ public struct Simulation: Sendable {
             peakBatchesInFlight: inputCredits.reduce(0) { $0 + $1.peakInFlight } + eventCredits.peakInFlight,
             batchCapacity: inputCredits.reduce(0) { $0 + $1.capacity } + eventCredits.capacity,
             version: LocationRouterVersion.current,
-            webhook: nil)
+            webhook: nil,
+            interrupted: stop?.isRequested ?? false)
         return (report, dispatchSummary.events)
     }
 }

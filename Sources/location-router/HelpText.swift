@@ -70,7 +70,8 @@ enum HelpText {
 
         EXIT STATUS:
           0 success, 64 usage error, 65 invalid input, 66 input missing or unreadable,
-          74 output error, 99 a threshold was not met.
+          74 output error, 99 a threshold was not met, 130 interrupted (Ctrl-C drains the run and
+          writes the report; a second Ctrl-C exits at once).
 
         """
 

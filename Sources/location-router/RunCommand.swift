@@ -198,7 +198,11 @@ struct RunCommand {
         if let webhook { sinks.append(webhook) }
         let sink: (any EventSink)? = sinks.count > 1 ? FanOutSink(sinks) : sinks.first
         let progress = PipelineProgress()
-        let simulation = Simulation(configuration: configuration, sink: sink, progress: progress)
+        var simulation = Simulation(configuration: configuration, sink: sink, progress: progress)
+        let stop = StopSignal()
+        simulation.stop = stop
+        let interrupts = console.handlesSignals ? InterruptHandler(stop: stop, console: console) : nil
+        defer { interrupts?.cancel() }
         let showsProgress = !scenario.quiet && console.errIsTerminal
         let progressLine = showsProgress ? ProgressLine(progress: progress, console: console) : nil
         var report: RunReport
@@ -218,7 +222,8 @@ struct RunCommand {
             if scenario.events == "-" { console.err(table) } else { console.out(table) }
         }
         if let path = scenario.report { try Files.write(report.json, to: path) }
-        return finish(thresholds, humanOutputOnStandardError: scenario.events == "-")
+        let status = finish(thresholds, humanOutputOnStandardError: scenario.events == "-")
+        return report.interrupted ? .interrupted : status
     }
 
     /// Prints how the run fared against its thresholds (with `--quiet`, only the failed ones, on standard error)

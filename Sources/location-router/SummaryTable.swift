@@ -43,7 +43,8 @@ struct SummaryTable {
             if webhook.lost > 0 { line += ", \(grouped(webhook.lost)) LOST" }
             rows.insert(("webhook", line), at: rows.count - 1)
         }
-        var text = "LocationRouter \(r.version): profile \(r.profile), seed \(r.seed), \(r.shards) shard\(r.shards == 1 ? "" : "s")\n"
+        var text = r.interrupted ? "Interrupted: the figures cover the samples read until then.\n" : ""
+        text += "LocationRouter \(r.version): profile \(r.profile), seed \(r.seed), \(r.shards) shard\(r.shards == 1 ? "" : "s")\n"
         for (name, value) in rows {
             text += "  " + name.padding(toLength: 12, withPad: " ", startingAt: 0) + value + "\n"
         }

@@ -41,8 +41,8 @@ func temporaryDirectory() throws -> String {
     return path
 }
 
-/// Runs the built `location-router` executable with `stdin` as its standard input.
-func runExecutable(_ arguments: [String], stdin: String) throws -> (status: Int32, out: String, err: String) {
+/// The built `location-router` executable, beside the test bundle.
+func executablePath() throws -> String {
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         .appendingPathComponent("location-router")
     let candidates = [binary.path] + ((try? FileManager.default.contentsOfDirectory(atPath: binary.deletingLastPathComponent().path)) ?? [])
@@ -50,8 +50,13 @@ func runExecutable(_ arguments: [String], stdin: String) throws -> (status: Int3
     guard let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
         throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: binary.path])
     }
+    return path
+}
+
+/// Runs the built `location-router` executable with `stdin` as its standard input.
+func runExecutable(_ arguments: [String], stdin: String) throws -> (status: Int32, out: String, err: String) {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
+    process.executableURL = URL(fileURLWithPath: try executablePath())
     process.arguments = arguments
     // Away from the project folder, so that its config.json does not apply.
     process.currentDirectoryURL = URL(fileURLWithPath: NSTemporaryDirectory())

@@ -64,6 +64,8 @@ import Testing
         #expect(report.events.values.reduce(0, +) == report.eventsEmitted)
         #expect(report.latency.count == UInt64(report.eventsEmitted))
         #expect(report.simulatedSeconds == 120)
+        #expect(report.samplesRead == report.updates)
+        #expect(report.isBalanced)
     }
 
     @Test func theSameSeedGivesByteIdenticalEventsPerDevice() async throws {

@@ -91,5 +91,7 @@ import Testing
         ).run()
         #expect(unfiltered.filtered == 0)
         #expect(report.updates + report.filtered == unfiltered.updates)
+        #expect(report.samplesRead == unfiltered.updates)
+        #expect(report.isBalanced && unfiltered.isBalanced)
     }
 }

@@ -69,6 +69,8 @@ import Testing
         #expect(report.rejected["invalidTime"] == 1)
         #expect(report.rejected["outOfOrder"] == 1)
         #expect(report.rejectedTotal + report.updates == 7)
+        #expect(report.samplesRead == 7)
+        #expect(report.isBalanced)
         #expect(report.inputErrors.map(\.line) == [2, 3, 4, 5, 8])
         #expect(report.inputErrors.allSatisfy { $0.file == "samples.ndjson" })
         #expect(report.inputErrors.map(\.field).dropFirst() == ["lat", "lat", "time", "time"])
@@ -94,6 +96,7 @@ import Testing
             """
         let (report, sink) = try await Self.run(csv)
         #expect(report.updates == 2)
+        #expect(report.samplesRead == 2, "the header is not a sample")
         #expect(report.rejectedTotal == 0)
         #expect(sink.lines == [
             #"{"device":"walker","region":"station","event":"exit","time":"2026-11-21T08:01:00Z","lat":25.06,"lon":121.517}"#

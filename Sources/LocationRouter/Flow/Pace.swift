@@ -21,15 +21,19 @@ struct Pacer: Sendable {
 
     init(pace: Pace) { self.pace = pace }
 
-    /// Sleeps until the wall-clock moment that corresponds to `time`; the first call sets the origin.
-    mutating func wait(until time: Int64) async throws {
+    /// Sleeps until the wall-clock moment that corresponds to `time`; the first call sets the origin. Wakes up
+    /// early, in at most 50 ms, when `stop` is requested.
+    mutating func wait(until time: Int64, stop: StopSignal? = nil) async throws {
         guard case .factor(let factor) = pace else { return }
         guard let origin else {
             self.origin = (MonotonicClock.now(), time)
             return
         }
         let target = origin.wall &+ UInt64(max(0, Double(time - origin.simulated) * 1_000 / factor))
-        let now = MonotonicClock.now()
-        if target > now { try await Task.sleep(nanoseconds: target - now) }
+        while stop?.isRequested != true {
+            let now = MonotonicClock.now()
+            guard target > now else { return }
+            try await Task.sleep(nanoseconds: min(target - now, 50_000_000))
+        }
     }
 }

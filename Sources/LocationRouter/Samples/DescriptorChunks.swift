@@ -8,6 +8,7 @@ import Foundation
 final class DescriptorChunks: Sendable {
     let stream: AsyncThrowingStream<[UInt8], any Error>
     private let permits: DispatchSemaphore
+    private let continuation: AsyncThrowingStream<[UInt8], any Error>.Continuation
 
     init(descriptor: Int32, name: String, chunkSize: Int = 1 << 18, depth: Int = 4) {
         // Created at 0 and signalled up to `depth`: libdispatch traps when a semaphore is released with a
@@ -17,6 +18,7 @@ final class DescriptorChunks: Sendable {
         let (stream, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
         self.stream = stream
         self.permits = permits
+        self.continuation = continuation
         let thread = Thread {
             while true {
                 permits.wait()
@@ -44,6 +46,10 @@ final class DescriptorChunks: Sendable {
 
     /// Lets the reader read one more chunk.
     func consumed() { permits.signal() }
+
+    /// Ends the stream after the chunks already read (the reader thread stays blocked in `read` until the
+    /// process ends or input arrives; it then stops).
+    func finish() { continuation.finish() }
 }
 
 /// An input that could not be read (the CLI exits 66).

@@ -27,10 +27,13 @@ struct SampleStreamRouter {
 
     private var filter: LocationFilter?
 
+    private let stop: StopSignal?
+
     init(
         input: SampleInput, shardCount: Int, batchSize: Int, pace: Pace, filter: LocationFilterSettings = .init(),
-        seed: UInt64 = 0
+        seed: UInt64 = 0, stop: StopSignal? = nil
     ) {
+        self.stop = stop
         self.filter = filter.isActive ? LocationFilter(settings: filter, seed: seed, stride: 1) : nil
         self.input = input
         self.shardCount = shardCount
@@ -44,6 +47,8 @@ struct SampleStreamRouter {
 
     mutating func run(send: Send) async throws -> SourceSummary {
         let chunks = DescriptorChunks(descriptor: input.descriptor, name: input.name)
+        // A stop ends the input where it is: what was read is still decoded and evaluated.
+        stop?.onRequest { chunks.finish() }
         var splitter = LineSplitter(maxLineLength: input.maxLineLength)
         for try await chunk in chunks.stream {
             let pieces = splitter.lines(in: chunk)
@@ -70,6 +75,7 @@ struct SampleStreamRouter {
             case .line(let line, let number):
                 try await take(line, number: number, send: send)
             case .tooLong(let number):
+                summary.read += 1
                 try reject(.lineTooLong, InputError("line is longer than \(input.maxLineLength) bytes", line: number))
             }
         }
@@ -81,6 +87,7 @@ struct SampleStreamRouter {
         if SampleDecoder.isBlank(line) { return }
         let format = format ?? SampleFormat.detect(firstLine: line)
         self.format = format
+        if format == .ndjson || csvHeader != nil { summary.read += 1 }
         let sample: LocationSample
         do {
             switch format {
@@ -88,6 +95,7 @@ struct SampleStreamRouter {
                 sample = try SampleDecoder.decodeNDJSON(line: line, lineNumber: lineNumber)
             case .csv:
                 guard let header = csvHeader else {
+                    // The header is not a sample; the line after it is the first one read.
                     do {
                         csvHeader = try CSVSampleHeader(line: line, lineNumber: lineNumber)
                     } catch {
@@ -158,7 +166,7 @@ struct SampleStreamRouter {
         batches[shard] = LocationBatch(capacity: batchSize)
         // Devices may interleave slightly out of time order; timers wait `lateness` behind the latest sample.
         batch.watermark = latest == .min ? nil : latest - Self.lateness
-        try await pacer.wait(until: batch.times[0])
+        try await pacer.wait(until: batch.times[0], stop: stop)
         summary.noteTimes(of: batch)
         try await send(batch, shard)
     }
