@@ -51,6 +51,11 @@ public actor RegionMonitor {
             suppressedInBackground: state.suppressedInBackground)
     }
 
+    /// The state of this shard's devices, to continue in a later run.
+    public func exportState() -> [DeviceState] {
+        state.exportState()
+    }
+
     private func evaluate(_ batch: LocationBatch) -> [GeofenceEvent] {
         var events: [GeofenceEvent] = []
         for i in 0..<batch.count {

@@ -14,6 +14,11 @@ public struct Simulation: Sendable {
     public var progress: PipelineProgress?
     /// Ends the run early, draining every stage (Ctrl-C).
     public var stop: StopSignal?
+    /// Where the devices' monitored state is saved at the end (and every `snapshotInterval` seconds), and
+    /// restored from at the start when the file exists.
+    public var statePath: String?
+    /// Wall-clock seconds between snapshots during the run; 0: only at the end.
+    public var snapshotInterval: Double = 0
 
     public init(configuration: SimulationConfiguration, sink: (any EventSink)?, progress: PipelineProgress? = nil) {
         self.configuration = configuration
@@ -44,6 +49,16 @@ public struct Simulation: Sendable {
         let configuration = configuration
         let shardCount = max(1, configuration.shards)
         let wiring = Wiring(configuration: configuration)
+        let translation = StateTranslation(deviceNames: wiring.deviceNames, regionNames: wiring.regionNames)
+        var restored: MonitorState.StateLookup?
+        if let statePath, let snapshot = try StateFile.read(statePath) {
+            guard snapshot.profile == configuration.profile else {
+                throw InputError(
+                    "the snapshot was written by profile \(snapshot.profile), this run uses \(configuration.profile)",
+                    file: statePath, line: 1, field: "profile")
+            }
+            restored = translation.lookup(snapshot)
+        }
 
         let inputs = (0..<shardCount).map { _ in AsyncStream<LocationBatch>.makeStream() }
         let inputCredits = (0..<shardCount).map { _ in CreditGate(capacity: max(1, configuration.creditsPerShard)) }
@@ -56,7 +71,8 @@ public struct Simulation: Sendable {
             seed: configuration.seed, stop: stop)
         let monitors = (0..<shardCount).map { shard in
             var state = MonitorState(
-                settings: configuration.settings, stride: shardCount, seed: configuration.seed, regions: wiring.lookup)
+                settings: configuration.settings, stride: shardCount, seed: configuration.seed, regions: wiring.lookup,
+                restored: restored)
             if let devices = wiring.knownDevices {
                 // Generated devices are known in advance: allocate each table once, at its final size.
                 let own = (devices - shard + shardCount - 1) / shardCount
@@ -67,6 +83,22 @@ public struct Simulation: Sendable {
         let dispatcher = NotificationDispatcher(
             sink: sink, encoder: EventEncoder(deviceNames: wiring.deviceNames, regionNames: wiring.regionNames),
             flushThreshold: configuration.eventBufferBytes, keepsEvents: keepingEvents)
+
+        let saveState: @Sendable () async throws -> Void = { [statePath, profile = configuration.profile] in
+            guard let statePath else { return }
+            var devices: [StateSnapshot.Device] = []
+            for monitor in monitors { devices += await monitor.exportState().map(translation.named) }
+            try StateFile.write(StateSnapshot(profile: profile, devices: devices), to: statePath)
+        }
+        let snapshots = Task { [snapshotInterval] in
+            guard snapshotInterval > 0 else { return }
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: UInt64(snapshotInterval * 1e9))
+                if Task.isCancelled { break }
+                try? await saveState()
+            }
+        }
+        defer { snapshots.cancel() }
 
         var sourceSummary = SourceSummary()
         var shardSummaries: [ShardSummary] = []
@@ -97,6 +129,10 @@ public struct Simulation: Sendable {
             }
         }
 
+        // The last periodic snapshot must not land after the final one.
+        snapshots.cancel()
+        await snapshots.value
+        try await saveState()
         let wall = Double(MonotonicClock.now() - started) / 1e9
         var rejected = Dictionary(uniqueKeysWithValues: sourceSummary.rejected.map { ($0.key.rawValue, $0.value) })
         let outOfOrder = shardSummaries.reduce(0) { $0 + $1.outOfOrder }

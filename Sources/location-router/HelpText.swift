@@ -59,6 +59,8 @@ enum HelpText {
           --dead-letter <path>    Where undeliverable webhook batches go (default:
                                   webhook-dead-letter.ndjson).
           --report <path>         Write the JSON report to a file.
+          --state <path>          Save device state at the end; restore it at the start when it exists.
+          --snapshot-interval <s> Also save the state every <s> wall-clock seconds.
           --seed <n>              Seed of the random walk (same seed, same events).
           --pace <pace>           max | realtime | a factor of simulated seconds per second.
           --shards <n>            Monitor shards (default: one per active core).

@@ -140,6 +140,10 @@ struct RunCommand {
             scenario.webhookURL = url
         }
         if let path = try arguments.option("--dead-letter") { scenario.webhook.deadLetter = path }
+        if let path = try arguments.option("--state") { scenario.statePath = path }
+        if let interval = try Self.number(&arguments, "--snapshot-interval", "seconds", in: 0...86_400) {
+            scenario.snapshotInterval = interval
+        }
         let expressions = try arguments.values("--threshold")
         if !expressions.isEmpty {
             scenario.thresholds = []
@@ -201,6 +205,8 @@ struct RunCommand {
         var simulation = Simulation(configuration: configuration, sink: sink, progress: progress)
         let stop = StopSignal()
         simulation.stop = stop
+        simulation.statePath = scenario.statePath
+        simulation.snapshotInterval = scenario.snapshotInterval
         let interrupts = console.handlesSignals ? InterruptHandler(stop: stop, console: console) : nil
         defer { interrupts?.cancel() }
         let showsProgress = !scenario.quiet && console.errIsTerminal
@@ -304,6 +310,7 @@ struct RunCommand {
         case let error as BadInputError: CommandError(.invalidInput, error.description)
         case let error as InputReadError: CommandError(.inputMissing, error.description)
         case let error as SinkError: CommandError(.outputFailed, error.description)
+        case let error as InputError: CommandError(.invalidInput, error.description)
         case let error as CommandError: error
         default: CommandError(.invalidInput, "\(error)")
         }

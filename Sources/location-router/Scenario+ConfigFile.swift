@@ -56,6 +56,11 @@ extension Scenario {
             }
             failOnBadInput = policy == "fail"
         }
+        if var state = try root.object("state") {
+            if state.value("path") != nil { statePath = try state.string("path") }
+            snapshotInterval = try Self.nonNegative(&state, "interval", max: 86_400) ?? snapshotInterval
+            try state.finish()
+        }
         if var sinks = try root.object("sinks") {
             if var webhook = try sinks.object("webhook") {
                 try readWebhook(&webhook)

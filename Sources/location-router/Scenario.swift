@@ -41,6 +41,10 @@ struct Scenario: Equatable {
     var timeJitter = 0.0
     var positionJitter = 0.0
     var filters = LocationFilterSettings()
+    /// `--state`: where device state is saved at the end and restored from at the start.
+    var statePath: String?
+    /// Wall-clock seconds between snapshots during the run (0: only at the end).
+    var snapshotInterval = 0.0
     /// Events are also POSTed to this http(s) URL.
     var webhookURL: String?
     var webhook = WebhookSettings()

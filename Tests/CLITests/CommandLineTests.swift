@@ -108,3 +108,26 @@ import Testing
         #expect(events.count > 0)
     }
 }
+
+@Suite struct StateOptionTests {
+    @Test func aCorruptSnapshotExits65NamingTheFile() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try Data("{\"format\":\"location-router-state\",\"version\":1}\n{\"device\":".utf8)
+            .write(to: URL(fileURLWithPath: directory + "/state.ndjson"))
+        let run = await runCommand(["--devices", "5", "--duration", "5", "--no-events", "--report", "/dev/null", "--state", directory + "/state.ndjson"])
+        #expect(run.status == .invalidInput)
+        #expect(run.err.contains("state.ndjson"))
+    }
+
+    @Test func aRunWritesItsStateForTheNextOne() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/state.ndjson"
+        let run = await runCommand(["--devices", "30", "--duration", "20", "--no-events", "--report", "/dev/null", "--state", path])
+        #expect(run.status == .success, "\(run.err)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.hasPrefix("{\"format\":\"location-router-state\""))
+        #expect(text.split(separator: "\n").count == 32)
+    }
+}

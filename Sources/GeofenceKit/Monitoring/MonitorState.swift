@@ -14,10 +14,17 @@
 public struct MonitorState: Sendable {
     /// The regions a device asks to monitor, in registration order.
     public typealias RegionLookup = @Sendable (_ device: Int32) -> [MonitoredRegion]
+    /// A device's state saved by an earlier run, if any.
+    public typealias StateLookup = @Sendable (_ device: Int32) -> DeviceState?
 
     public let settings: MonitorSettings
     private let regionsOf: RegionLookup
+    private let restoredState: StateLookup?
     private let stride: Int32
+    /// `device % stride` of every device of this table (set by the first one).
+    private var residue: Int32 = 0
+    /// Regions whose registration failed, per device that had any.
+    private var failedRegions: [Int32: [Int32]] = [:]
     private let seed: UInt64
     /// Whether any rule beyond exact containment applies (decided by the settings, or by a region asking for
     /// dwell); once true it stays true.
@@ -65,12 +72,17 @@ public struct MonitorState: Sendable {
     ///   - stride: the number of shards; this table serves devices whose index modulo `stride` is fixed.
     ///   - seed: the seed of per-device draws (authorization status, foreground sessions).
     ///   - regions: the regions a device registers on its first sample.
-    public init(settings: MonitorSettings, stride: Int = 1, seed: UInt64 = 0, regions: @escaping RegionLookup) {
+    ///   - restored: a device's state from an earlier run: its first sample here continues from it.
+    public init(
+        settings: MonitorSettings, stride: Int = 1, seed: UInt64 = 0, regions: @escaping RegionLookup,
+        restored: StateLookup? = nil
+    ) {
         precondition(stride >= 1, "stride must be at least 1")
         self.settings = settings
         self.stride = Int32(stride)
         self.seed = seed
         self.regionsOf = regions
+        self.restoredState = restored
         isRich = settings.hysteresis.isActive || settings.confidence != nil || settings.authorization.isActive
             || settings.dwellByDefault || settings.initialTriggers.contains(.dwell)
     }
@@ -107,7 +119,11 @@ public struct MonitorState: Sendable {
     ) -> Bool {
         let row = Int(device / stride)
         if row >= lastTime.count { grow(toInclude: row) }
-        let previous = lastTime[row]
+        var previous = lastTime[row]
+        if previous == Self.none, let state = restoredState?(device) {
+            restore(state, row: row)
+            previous = state.time
+        }
         if previous == Self.none {
             lastTime[row] = time.microseconds
             lastLatitude[row] = latitude
@@ -178,6 +194,26 @@ public struct MonitorState: Sendable {
         }
     }
 
+    /// The state of every device seen so far, to continue in a later run (see ``DeviceState``).
+    public func exportState() -> [DeviceState] {
+        var states: [DeviceState] = []
+        for row in lastTime.indices where lastTime[row] != Self.none {
+            let start = Int(slotStart[row])
+            let device = Int32(row) * stride + residue
+            let regions = (start..<start + Int(slotCount[row])).map { slot in
+                DeviceState.Region(
+                    region: regionID[slot], inside: flags[slot] & Self.inside != 0,
+                    pendingSince: pendingSince.isEmpty || pendingSince[slot] == Self.none ? nil : pendingSince[slot],
+                    dwellDue: dwellDue.isEmpty || dwellDue[slot] == Self.none ? nil : dwellDue[slot])
+            }
+            states.append(
+                DeviceState(
+                    device: device, time: lastTime[row], latitude: lastLatitude[row], longitude: lastLongitude[row],
+                    regions: regions, failed: failedRegions[device] ?? []))
+        }
+        return states
+    }
+
     /// Whether `device` is inside the region in its `slot`-th slot, or `nil` when it has no such slot.
     public func isInside(device: Int32, slot: Int) -> Bool? {
         let row = Int(device / stride)
@@ -202,8 +238,30 @@ public struct MonitorState: Sendable {
         device: Int32, row: Int, latitude: Double, longitude: Double, time: Timestamp,
         into events: inout [GeofenceEvent]
     ) {
+        register(device: device, row: row, latitude: latitude, longitude: longitude, time: time, restoring: nil, into: &events)
+    }
+
+    /// Continues a device from an earlier run: its regions take their saved state (no initial events), and the
+    /// next sample is evaluated against it. Regions it did not have before register as usual with that sample.
+    private mutating func restore(_ state: DeviceState, row: Int) {
+        var none: [GeofenceEvent] = []
+        lastTime[row] = state.time
+        lastLatitude[row] = state.latitude
+        lastLongitude[row] = state.longitude
+        register(
+            device: state.device, row: row, latitude: state.latitude, longitude: state.longitude,
+            time: Timestamp(microseconds: state.time), restoring: state, into: &none)
+    }
+
+    private mutating func register(
+        device: Int32, row: Int, latitude: Double, longitude: Double, time: Timestamp, restoring state: DeviceState?,
+        into events: inout [GeofenceEvent]
+    ) {
         deviceCount += 1
+        residue = device % stride
         let requested = regionsOf(device)
+        let saved = state.map { Dictionary($0.regions.map { ($0.region, $0) }, uniquingKeysWith: { first, _ in first }) }
+        let alreadyFailed = Set(state?.failed ?? [])
         slotStart[row] = Int32(slots.count)
         slotCount[row] = 0
         let status = settings.authorization.status(ofDevice: device, seed: seed)
@@ -211,7 +269,12 @@ public struct MonitorState: Sendable {
             schedules[device] = ForegroundSchedule(
                 mix: settings.authorization, seed: seed, device: device, start: time.microseconds)
         }
+        var failed: [Int32] = []
+        defer { if !failed.isEmpty { failedRegions[device] = failed } }
         func fail(_ region: MonitoredRegion, _ reason: FailureReason, _ code: Int32) {
+            failed.append(region.id)
+            // A failure reported before a restart is not reported again.
+            guard !alreadyFailed.contains(region.id) else { return }
             events.append(
                 GeofenceEvent(
                     device: device, region: region.id, kind: .failed, time: time, latitude: latitude,
@@ -231,7 +294,9 @@ public struct MonitorState: Sendable {
                 refused.append((region, .tooManyRegions))
                 continue
             }
-            accept(region, device: device, row: row, latitude: latitude, longitude: longitude, time: time, into: &events)
+            accept(
+                region, device: device, row: row, latitude: latitude, longitude: longitude, time: time,
+                restoring: saved?[region.id], into: &events)
         }
         // Registrations that fail do so after the ones before them; the regions registered keep working.
         for (region, reason) in refused { fail(region, reason, settings.tooManyRegionsCode) }
@@ -239,11 +304,11 @@ public struct MonitorState: Sendable {
 
     private mutating func accept(
         _ region: MonitoredRegion, device: Int32, row: Int, latitude: Double, longitude: Double, time: Timestamp,
-        into events: inout [GeofenceEvent]
+        restoring saved: DeviceState.Region?, into events: inout [GeofenceEvent]
     ) {
         let slot = slots.count
         slotCount[row] += 1
-        let isInside = region.geometry.contains(latitude: latitude, longitude: longitude)
+        let isInside = saved?.inside ?? region.geometry.contains(latitude: latitude, longitude: longitude)
         let dwells = region.notifyOnDwell ?? settings.dwellByDefault
         switch region.geometry {
         case .circle(let circle):
@@ -258,12 +323,28 @@ public struct MonitorState: Sendable {
                 | (dwells ? Self.notifyOnDwell : 0) | (isInside ? Self.inside : 0))
         if let delay = region.loiteringDelay { ownLoiteringDelay[slot] = delay }
         if dwells && !isRich { isRich = true }
+        if saved?.pendingSince != nil || saved?.dwellDue != nil { isRich = true }
         if isRich {
             // The rich path's per-slot timers exist from the first rich slot on, for every slot.
             pendingSince.append(contentsOf: repeatElement(Self.none, count: slots.count - pendingSince.count))
             dwellDue.append(contentsOf: repeatElement(Self.none, count: slots.count - dwellDue.count))
         }
 
+        if let saved {
+            // The region was monitored before the restart: its timers continue, and nothing is reported again.
+            if let since = saved.pendingSince {
+                pendingSince[slot] = since
+                timers.push(
+                    TimerQueue.Timer(
+                        due: since + Int64(settings.hysteresis.confirmationTime * 1e6), device: device,
+                        slot: Int32(slot), kind: .confirmation))
+            }
+            if let due = saved.dwellDue {
+                dwellDue[slot] = due
+                timers.push(TimerQueue.Timer(due: due, device: device, slot: Int32(slot), kind: .dwell))
+            }
+            return
+        }
         let triggers = settings.initialTriggers
         if triggers.contains(.state) {
             emit(.state, device: device, slot: slot, time: time, latitude: latitude, longitude: longitude, inside: isInside, into: &events)

@@ -1,0 +1,41 @@
+/// What a monitor remembers of one device, so that a restarted run continues where the last one stopped: no
+/// `enter` again for a region the device was already inside, a pending dwell still fires once, and a failed
+/// registration is not reported twice.
+///
+/// Devices and regions are the run's dense indices; the pipeline turns them into names when it writes a snapshot
+/// and back when it reads one, so identifiers stay stable across runs whatever the indices.
+public struct DeviceState: Sendable, Equatable {
+    public struct Region: Sendable, Equatable {
+        public var region: Int32
+        public var inside: Bool
+        /// When a transition started waiting for its confirmation time (hysteresis), if one is.
+        public var pendingSince: Int64?
+        /// When a dwell falls due, if one is pending.
+        public var dwellDue: Int64?
+
+        public init(region: Int32, inside: Bool, pendingSince: Int64? = nil, dwellDue: Int64? = nil) {
+            self.region = region
+            self.inside = inside
+            self.pendingSince = pendingSince
+            self.dwellDue = dwellDue
+        }
+    }
+
+    public var device: Int32
+    /// The device's latest sample.
+    public var time: Int64
+    public var latitude: Double
+    public var longitude: Double
+    public var regions: [Region]
+    /// Regions whose registration failed (already reported).
+    public var failed: [Int32]
+
+    public init(device: Int32, time: Int64, latitude: Double, longitude: Double, regions: [Region], failed: [Int32] = []) {
+        self.device = device
+        self.time = time
+        self.latitude = latitude
+        self.longitude = longitude
+        self.regions = regions
+        self.failed = failed
+    }
+}

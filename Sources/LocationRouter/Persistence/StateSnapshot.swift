@@ -1,0 +1,143 @@
+import GeofenceKit
+
+/// The monitored state of every device, by name, as `--state` writes it and reads it back.
+///
+/// The file is NDJSON: a header line, one line per device, and an end line that counts them, so a truncated file
+/// is recognised as such:
+/// ```
+/// {"format":"location-router-state","version":1,"profile":"ios","devices":2}
+/// {"device":"bus-17","time":1795248060500000,"lat":25.0478,"lon":121.5171,"regions":[{"id":"taipei-main","inside":true,"dwellDue":1795248360500000}],"failed":[]}
+/// {"end":true,"devices":2}
+/// ```
+/// Times are microseconds since the epoch, so they round-trip exactly.
+public struct StateSnapshot: Sendable, Equatable {
+    public struct Device: Sendable, Equatable {
+        public struct Region: Sendable, Equatable {
+            public var id: String
+            public var inside: Bool
+            public var pendingSince: Int64?
+            public var dwellDue: Int64?
+        }
+
+        public var name: String
+        public var time: Int64
+        public var latitude: Double
+        public var longitude: Double
+        public var regions: [Region]
+        public var failed: [String]
+    }
+
+    public static let format = "location-router-state"
+    public static let version = 1
+
+    public var profile: String
+    public var devices: [Device]
+
+    public init(profile: String, devices: [Device]) {
+        self.profile = profile
+        self.devices = devices
+    }
+
+    /// The file's bytes.
+    public func encoded() -> [UInt8] {
+        var text = "{\"format\":\"\(Self.format)\",\"version\":\(Self.version),\"profile\":\(EventEncoder.jsonLiteral(profile)),\"devices\":\(devices.count)}\n"
+        for device in devices {
+            let regions = device.regions.map { region in
+                "{\"id\":\(EventEncoder.jsonLiteral(region.id)),\"inside\":\(region.inside)"
+                    + (region.pendingSince.map { ",\"pendingSince\":\($0)" } ?? "")
+                    + (region.dwellDue.map { ",\"dwellDue\":\($0)" } ?? "") + "}"
+            }
+            text += "{\"device\":\(EventEncoder.jsonLiteral(device.name)),\"time\":\(device.time),"
+            text += "\"lat\":\(device.latitude),\"lon\":\(device.longitude),"
+            text += "\"regions\":[\(regions.joined(separator: ","))],"
+            text += "\"failed\":[\(device.failed.map(EventEncoder.jsonLiteral).joined(separator: ","))]}\n"
+        }
+        text += "{\"end\":true,\"devices\":\(devices.count)}\n"
+        return Array(text.utf8)
+    }
+
+    /// Reads a snapshot. - Throws: ``InputError`` naming the line and field of anything corrupt, truncated or
+    /// written by an incompatible version.
+    public static func decode(_ bytes: [UInt8]) throws(InputError) -> StateSnapshot {
+        var splitter = LineSplitter(maxLineLength: 64 << 20)
+        let pieces = splitter.lines(in: bytes) + splitter.finish()
+        var lines: [(number: Int, value: JSONValue)] = []
+        for piece in pieces {
+            guard case .line(let line, let number) = piece else {
+                throw InputError("line too long for a snapshot", line: lines.count + 1)
+            }
+            if line.isEmpty { continue }
+            do {
+                lines.append((number, try JSONParser.parse(Array(line))))
+            } catch {
+                var located = error
+                located.line = number
+                throw located
+            }
+        }
+        guard let header = lines.first else { throw InputError("empty snapshot: no header line") }
+        var reader = try JSONObjectReader(header.value, path: "")
+        guard try reader.string("format") == format else {
+            throw InputError("not a LocationRouter state snapshot (format must be \"\(format)\")", line: header.number, field: "format")
+        }
+        let version = try reader.integer("version")
+        guard version == Self.version else {
+            throw InputError(
+                "snapshot version \(version.map(String.init) ?? "missing") is not supported (this is version \(Self.version))",
+                line: header.number, field: "version")
+        }
+        let profile = try reader.string("profile") ?? ""
+        let declared = try reader.integer("devices")
+        guard let last = lines.last, lines.count >= 2, case .bool(true)? = last.value["end"]?.kind else {
+            throw InputError("truncated snapshot: the end line is missing", line: (lines.last?.number ?? 0) + 1)
+        }
+        var devices: [Device] = []
+        for (number, value) in lines.dropFirst().dropLast() {
+            do {
+                devices.append(try device(value))
+            } catch {
+                var located = error
+                located.line = located.line ?? number
+                throw located
+            }
+        }
+        var end = try JSONObjectReader(last.value, path: "")
+        _ = try end.bool("end")
+        let counted = try end.integer("devices")
+        guard counted == devices.count, declared == nil || declared == devices.count else {
+            throw InputError(
+                "truncated or corrupt snapshot: \(devices.count) device lines, but it says \(counted ?? declared ?? -1)",
+                line: last.number, field: "devices")
+        }
+        return StateSnapshot(profile: profile, devices: devices)
+    }
+
+    private static func device(_ value: JSONValue) throws(InputError) -> Device {
+        var reader = try JSONObjectReader(value, path: "")
+        let name = try reader.requiredValue("device").string(path: "device")
+        let time = try reader.requiredValue("time").integer(path: "time")
+        let latitude = try reader.requiredValue("lat").number(path: "lat")
+        let longitude = try reader.requiredValue("lon").number(path: "lon")
+        do {
+            _ = try Coordinate(latitude: latitude, longitude: longitude)
+        } catch {
+            throw value.error(error.description, path: error.field)
+        }
+        var regions: [Device.Region] = []
+        for (index, entry) in (try reader.array("regions") ?? []).enumerated() {
+            var region = try JSONObjectReader(entry, path: JSONValue.path("regions", index: index))
+            let id = try region.requiredValue("id").string(path: region.path(of: "id"))
+            let inside = try region.requiredValue("inside").bool(path: region.path(of: "inside"))
+            let pending = try region.integer("pendingSince").map(Int64.init)
+            let dwell = try region.integer("dwellDue").map(Int64.init)
+            try region.finish()
+            regions.append(Device.Region(id: id, inside: inside, pendingSince: pending, dwellDue: dwell))
+        }
+        var failed: [String] = []
+        for (index, entry) in (try reader.array("failed") ?? []).enumerated() {
+            failed.append(try entry.string(path: JSONValue.path("failed", index: index)))
+        }
+        try reader.finish()
+        return Device(name: name, time: Int64(time), latitude: latitude, longitude: longitude, regions: regions, failed: failed)
+    }
+}

@@ -1,0 +1,59 @@
+import GeofenceKit
+
+/// Turns the monitors' dense device and region indices into the names a snapshot keeps, and back.
+struct StateTranslation: Sendable {
+    let deviceNames: DeviceNames
+    let regionNames: RegionNames
+    private let regionIndex: [String: Int32]
+
+    init(deviceNames: DeviceNames, regionNames: RegionNames) {
+        self.deviceNames = deviceNames
+        self.regionNames = regionNames
+        if case .listed(let names) = regionNames {
+            regionIndex = Dictionary(names.enumerated().map { ($1, Int32($0)) }, uniquingKeysWith: { first, _ in first })
+        } else {
+            regionIndex = [:]
+        }
+    }
+
+    /// The index of a region name of this run, or `nil` when the run has no such region.
+    func region(named name: String) -> Int32? {
+        switch regionNames {
+        case .listed: return regionIndex[name]
+        case .generated(let perDevice):
+            // `device-D/rK`
+            guard name.hasPrefix("device-"), let slash = name.firstIndex(of: "/"),
+                let device = Int(name[name.index(name.startIndex, offsetBy: 7)..<slash]),
+                name[name.index(after: slash)...].hasPrefix("r"),
+                let k = Int(name[name.index(slash, offsetBy: 2)...]), k < perDevice
+            else { return nil }
+            return Int32(device * perDevice + k)
+        }
+    }
+
+    func named(_ state: DeviceState) -> StateSnapshot.Device {
+        StateSnapshot.Device(
+            name: deviceNames.name(of: state.device), time: state.time, latitude: state.latitude,
+            longitude: state.longitude,
+            regions: state.regions.map {
+                .init(id: regionNames.name(of: $0.region), inside: $0.inside, pendingSince: $0.pendingSince, dwellDue: $0.dwellDue)
+            },
+            failed: state.failed.map { regionNames.name(of: $0) })
+    }
+
+    /// A lookup for the monitors: device index → its saved state, with this run's indices.
+    func lookup(_ snapshot: StateSnapshot) -> MonitorState.StateLookup {
+        let byName = Dictionary(snapshot.devices.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
+        return { [self] device in
+            guard let saved = byName[deviceNames.name(of: device)] else { return nil }
+            return DeviceState(
+                device: device, time: saved.time, latitude: saved.latitude, longitude: saved.longitude,
+                regions: saved.regions.compactMap { region in
+                    region.id.isEmpty ? nil : self.region(named: region.id).map {
+                        DeviceState.Region(region: $0, inside: region.inside, pendingSince: region.pendingSince, dwellDue: region.dwellDue)
+                    }
+                },
+                failed: saved.failed.compactMap { self.region(named: $0) })
+        }
+    }
+}

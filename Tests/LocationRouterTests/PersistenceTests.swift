@@ -1,0 +1,121 @@
+import Foundation
+import GeofenceKit
+import Testing
+@testable import LocationRouter
+
+@Suite struct PersistenceTests {
+    // MARK: The snapshot file
+
+    static let snapshot = StateSnapshot(profile: "ios", devices: [
+        .init(
+            name: "bus \"17\"", time: 1_795_248_060_500_000, latitude: 25.0478, longitude: 121.5171,
+            regions: [
+                .init(id: "taipei-main", inside: true, pendingSince: nil, dwellDue: 1_795_248_360_500_000),
+                .init(id: "r/2", inside: false, pendingSince: 1_795_248_050_000_000, dwellDue: nil),
+            ],
+            failed: ["r21"]),
+        .init(name: "walker", time: 0, latitude: -33.9, longitude: 151.2, regions: [], failed: []),
+    ])
+
+    @Test func aSnapshotRoundTripsExactly() throws {
+        #expect(try StateSnapshot.decode(Self.snapshot.encoded()) == Self.snapshot)
+    }
+
+    @Test(arguments: [
+        ("", "empty snapshot"),
+        ("{\"format\":\"something-else\",\"version\":1}\n{\"end\":true,\"devices\":0}\n", "not a LocationRouter state snapshot"),
+        ("{\"format\":\"location-router-state\",\"version\":99}\n{\"end\":true,\"devices\":0}\n", "version 99 is not supported"),
+        ("garbage\u{0}\u{1}\n", "line 1"),
+    ])
+    func corruptOrIncompatibleSnapshotsAreClearErrors(text: String, message: String) {
+        do {
+            _ = try StateSnapshot.decode(Array(text.utf8))
+            Issue.record("decoded a bad snapshot")
+        } catch {
+            #expect(error.description.contains(message), "\(error)")
+        }
+    }
+
+    @Test func aTruncatedSnapshotIsAnErrorWhereverItIsCut() {
+        let bytes = Self.snapshot.encoded()
+        for cut in stride(from: 1, to: bytes.count - 1, by: 7) {
+            #expect(throws: InputError.self, "cut at \(cut)") { try StateSnapshot.decode(Array(bytes[..<cut])) }
+        }
+    }
+
+    @Test func writingIsAtomicAndReadingAMissingFileMeansAFirstRun() throws {
+        let path = NSTemporaryDirectory() + "location-router-state-\(UUID().uuidString).ndjson"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(try StateFile.read(path) == nil)
+        try StateFile.write(Self.snapshot, to: path)
+        #expect(try StateFile.read(path) == Self.snapshot)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
+            .filter { $0.hasPrefix((path as NSString).lastPathComponent + ".tmp") }
+        #expect(leftovers.isEmpty)
+        try Data("{\"format\":\"location-router-state\"".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(throws: InputError.self) { try StateFile.read(path) }
+    }
+
+    // MARK: Restarting
+
+    static func fixture(_ name: String) throws -> String {
+        try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures/reference")).path
+    }
+
+    /// Runs `lines` of the reference samples through `settings`, saving and restoring state at `statePath`.
+    static func run(_ lines: ArraySlice<Substring>, settings: MonitorSettings, profile: String, statePath: String?) async throws -> [String] {
+        let path = NSTemporaryDirectory() + "location-router-part-\(UUID().uuidString).ndjson"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        let descriptor = open(path, O_RDONLY)
+        defer { close(descriptor) }
+        let regions = try GeoJSONRegionDecoder.decode(Array(try Data(contentsOf: URL(fileURLWithPath: try fixture("regions.geojson")))))
+        let configuration = SimulationConfiguration(
+            source: .samples(SampleInput(descriptor: descriptor, name: "samples")), regions: regions, settings: settings,
+            profile: profile, shards: 2)
+        let sink = CollectingSink()
+        var simulation = Simulation(configuration: configuration, sink: sink)
+        simulation.statePath = statePath
+        let report = try await simulation.run()
+        #expect(report.dropped == 0)
+        return sink.lines
+    }
+
+    static var dwelling: MonitorSettings {
+        var settings = MonitorSettings.exact
+        settings.dwellByDefault = true
+        settings.loiteringDelay = 120
+        return settings
+    }
+
+    @Test(arguments: [
+        ("ios", MonitoringProfile.ios.settings, 1_500),
+        ("exact+dwell", dwelling, 1_500),
+        ("exact+dwell", dwelling, 700),
+    ])
+    func aRunStoppedAndRestartedFromItsSnapshotEqualsAnUninterruptedRun(profile: String, settings: MonitorSettings, split: Int) async throws {
+        let samples = try String(contentsOfFile: try Self.fixture("samples.ndjson"), encoding: .utf8).split(separator: "\n")
+        let statePath = NSTemporaryDirectory() + "location-router-restart-\(UUID().uuidString).ndjson"
+        defer { try? FileManager.default.removeItem(atPath: statePath) }
+
+        let whole = try await Self.run(samples[...], settings: settings, profile: profile, statePath: nil)
+        let first = try await Self.run(samples[..<split], settings: settings, profile: profile, statePath: statePath)
+        let snapshot = try #require(try StateFile.read(statePath))
+        #expect(!snapshot.devices.isEmpty)
+        let second = try await Self.run(samples[split...], settings: settings, profile: profile, statePath: statePath)
+
+        #expect(whole.count > 50, "the input must produce events for the comparison to mean anything")
+        // No duplicate, none missing, and each device's events in the same order.
+        #expect(CollectingSink.group(first + second) == CollectingSink.group(whole))
+    }
+
+    @Test func aSnapshotOfAnotherProfileIsRefused() async throws {
+        let statePath = NSTemporaryDirectory() + "location-router-profile-\(UUID().uuidString).ndjson"
+        defer { try? FileManager.default.removeItem(atPath: statePath) }
+        try StateFile.write(StateSnapshot(profile: "android", devices: []), to: statePath)
+        let samples = try String(contentsOfFile: try Self.fixture("samples.ndjson"), encoding: .utf8).split(separator: "\n")
+        await #expect(throws: InputError.self) {
+            _ = try await Self.run(samples[..<10], settings: .exact, profile: "exact", statePath: statePath)
+        }
+    }
+}
