@@ -75,7 +75,8 @@ public struct CSVSampleHeader: Sendable, Equatable {
                     reason: .missingField,
                     error: InputError(
                         "the CSV header has no \"\(role.name)\" column (expected device,lat,lon,time[,accuracy]; "
-                            + "found \(columns.joined(separator: ",")))", line: lineNumber, field: role.name))
+                            + "found \(SampleDecoder.quoted(columns.joined(separator: ","))))", line: lineNumber,
+                        field: role.name))
             }
             return index
         }

@@ -12,8 +12,9 @@
 ///
 /// Leniency, each reported as a warning: a ring whose last position differs from its first is closed by
 /// repeating the first (hand-written files often omit it, and the intent is unambiguous); `radius` on a polygon
-/// is ignored. Explicit `null` in an optional property means "absent". Numeric ids are printed as written,
-/// except that integral values lose their fraction and exponent (`7.0` and `7e0` become `"7"`).
+/// is ignored; a ring whose positions all lie on one line (no area) is kept. Explicit `null` in an optional
+/// property means "absent". Numeric ids are printed as written, except that integral values lose their fraction
+/// and exponent (`7.0` and `7e0` become `"7"`).
 public enum GeoJSONRegionDecoder {
     /// The largest accepted circle radius in metres: beyond it a "circle" is a hemisphere and almost
     /// certainly a unit mistake (kilometres or feet).
@@ -208,7 +209,34 @@ public enum GeoJSONRegionDecoder {
         guard distinct >= 3 else {
             throw value.error("a ring needs at least 3 distinct positions, found \(distinct)", path: path)
         }
+        if isCollinear(ring) {
+            warnings.append(
+                value.error(
+                    "the ring has no area (its positions lie on one line): only points on the line are inside",
+                    path: path))
+        }
         return ring
+    }
+
+    /// Whether all positions of a ring lie on one line (up to rounding), so that it encloses no area.
+    private static func isCollinear(_ ring: [Coordinate]) -> Bool {
+        guard let origin = ring.first else { return true }
+        func offset(_ position: Coordinate) -> (x: Double, y: Double) {
+            (position.longitude - origin.longitude, position.latitude - origin.latitude)
+        }
+        // The line through the first position and the one farthest from it.
+        var direction = (x: 0.0, y: 0.0)
+        var length2 = 0.0
+        for position in ring {
+            let d = offset(position)
+            if d.x * d.x + d.y * d.y > length2 { (direction, length2) = (d, d.x * d.x + d.y * d.y) }
+        }
+        // Off the line by more than 1e-12 of its length: the cross product exceeds 1e-12 × length².
+        return ring.allSatisfy { position in
+            let d = offset(position)
+            let cross = d.x * direction.y - d.y * direction.x
+            return cross * cross <= 1e-24 * length2 * length2
+        }
     }
 
     /// How many distinct positions the ring has, counting no further than `limit` (a linear pass).

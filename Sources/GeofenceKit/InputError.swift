@@ -23,6 +23,10 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `file:line:column: field: message`, leaving out the parts that are not known.
+    ///
+    /// Messages quote the input they complain about, and hostile input can hold control characters (an escape
+    /// sequence that clears the terminal, a line break that forges a second message): those are written as
+    /// `\u{1B}`, so the text is safe to print.
     public var description: String {
         var location = ""
         if let file { location += file }
@@ -32,6 +36,21 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
         }
         var text = location.isEmpty ? "" : location + ": "
         if let field { text += field + ": " }
-        return text + message
+        return Self.printable(text + message)
+    }
+
+    /// `text` with C0 and C1 control characters (and DEL) escaped as `\u{…}`.
+    static func printable(_ text: String) -> String {
+        func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) }
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var escaped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                escaped.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                escaped.append(scalar)
+            }
+        }
+        return String(escaped)
     }
 }

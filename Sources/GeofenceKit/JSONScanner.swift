@@ -304,7 +304,9 @@ struct JSONScanner {
         let start = offset
         let startMark = mark
         let negative = consume(UInt8(ascii: "-"))
-        guard let first = peek(), first &- UInt8(ascii: "0") < 10 else { throw unexpected(expected: "a digit") }
+        guard let first = peek(), first &- UInt8(ascii: "0") < 10 else {
+            throw unexpected(expected: "a digit").withNonFiniteHint(spelled: spellsNonFinite)
+        }
         var mantissa: UInt64 = 0
         var significantDigits = 0
         var decimalExponent = 0
@@ -402,7 +404,17 @@ struct JSONScanner {
         if consumeWord("true") { return true }
         if consumeWord("false") { return false }
         if consumeWord("null") { return nil }
-        throw unexpected(expected: "a value")
+        throw unexpected(expected: "a value").withNonFiniteHint(spelled: spellsNonFinite)
+    }
+
+    /// Whether the text at the current position spells NaN or Infinity (in any case), which JSON cannot express.
+    private var spellsNonFinite: Bool {
+        for word: StaticString in ["nan", "inf"] {
+            let count = word.utf8CodeUnitCount
+            guard offset + count <= bytes.count else { continue }
+            if (0..<count).allSatisfy({ bytes[offset + $0] | 0x20 == word.utf8Start[$0] }) { return true }
+        }
+        return false
     }
 
     private mutating func consumeWord(_ word: StaticString) -> Bool {
@@ -450,5 +462,15 @@ struct JSONScanner {
         default:
             _ = try readLiteral()
         }
+    }
+}
+
+extension InputError {
+    /// The error, explaining that JSON has no NaN or Infinity when the offending text spells one.
+    fileprivate func withNonFiniteHint(spelled: Bool) -> InputError {
+        guard spelled else { return self }
+        var copy = self
+        copy.message += " (NaN and Infinity are not JSON numbers)"
+        return copy
     }
 }

@@ -11,8 +11,8 @@
 /// (``isBlank(_:)-(ArraySlice<UInt8>)``).
 ///
 /// Field rules, the same in both formats:
-/// - `device`: a non-empty string. NDJSON also accepts an integer (`"device": 17` is device `"17"`, matching a CSV
-///   file's `17`), since fleet systems often number their vehicles.
+/// - `device`: a non-empty string of valid UTF-8. NDJSON also accepts an integer (`"device": 17` is device `"17"`,
+///   matching a CSV file's `17`), since fleet systems often number their vehicles.
 /// - `lat`, `lon`: finite numbers in range. `time`: an ISO-8601 string with a zone, or Unix seconds as a number.
 /// - `accuracy`: optional, finite, ≥ 0.
 /// - `null` (NDJSON) or an empty field (CSV) counts as absent. Unknown NDJSON keys and CSV columns are ignored;
@@ -131,7 +131,12 @@ public enum SampleDecoder {
             return value
         }
 
-        let deviceName = scanner.text(of: try present(device, "device"))
+        let deviceField = try present(device, "device")
+        guard isValidUTF8(UnsafeBufferPointer(rebasing: bytes[deviceField.span])) else {
+            // Decoding would turn every invalid sequence into U+FFFD and merge different devices into one.
+            throw failure(.malformed, "invalid UTF-8 (save the file as UTF-8)", deviceField, "device")
+        }
+        let deviceName = scanner.text(of: deviceField)
         let latitudeField = try present(latitude, "lat")
         let longitudeField = try present(longitude, "lon")
         let lat = try number(latitudeField, "lat", .invalidCoordinate)
@@ -141,8 +146,8 @@ public enum SampleDecoder {
             coordinate = try Coordinate(latitude: lat, longitude: lon)
         } catch {
             throw failure(
-                .invalidCoordinate, error.description, error.field == "lat" ? latitudeField : longitudeField,
-                error.field)
+                .invalidCoordinate, coordinateMessage(error, longitude: lon),
+                error.field == "lat" ? latitudeField : longitudeField, error.field)
         }
         let timeField = try present(time, "time")
         let timestamp: Timestamp
@@ -164,6 +169,20 @@ public enum SampleDecoder {
 
     // MARK: Shared helpers
 
+    /// Whether `bytes` are valid UTF-8 (ASCII, the common case, is checked first without decoding).
+    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.contains(where: { $0 >= 0x80 }) else { return true }
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
+    }
+
     /// 3 when `bytes` starts with a UTF-8 byte order mark, else 0.
     static func byteOrderMarkLength(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
@@ -181,6 +200,15 @@ public enum SampleDecoder {
         var scanner = JSONScanner(UnsafeBufferPointer(rebasing: text[start...]))
         guard let token = try? scanner.readNumber(), scanner.isAtEnd else { return nil }
         return token.value
+    }
+
+    /// What is wrong with a coordinate; a latitude out of range beside a longitude that would be a valid latitude
+    /// is probably a swapped pair, and the message says so.
+    static func coordinateMessage(_ error: CoordinateError, longitude: Double) -> String {
+        guard case .outOfRange(field: "lat", let latitude) = error, abs(latitude) <= 180, abs(longitude) <= 90 else {
+            return error.description
+        }
+        return error.description + "; are lat and lon swapped?"
     }
 
     static func quoted(_ text: String) -> String {
@@ -375,7 +403,9 @@ private struct NDJSONFields {
         do {
             coordinate = try Coordinate(latitude: latitude, longitude: longitude)
         } catch {
-            throw failure(.invalidCoordinate, error.description, error.field == "lat" ? .latitude : .longitude)
+            throw failure(
+                .invalidCoordinate, SampleDecoder.coordinateMessage(error, longitude: longitude),
+                error.field == "lat" ? .latitude : .longitude)
         }
 
         if case .absent = self[.time].value { throw failure(.missingField, "missing", .time) }

@@ -295,7 +295,8 @@ extension Timestamp {
             return Int64(byte &- UInt8(ascii: "0"))
         }
         let shift = integerCount + exponent + 6
-        let limit: Int64 = 1_000_000_000_000_000_000  // above every in-range value, below Int64.max / 10
+        // Above every in-range value (2.5e17) and at most Int64.max / 10, so `value * 10 + 9` cannot overflow.
+        let limit: Int64 = 500_000_000_000_000_000
         var value: Int64 = 0
         for i in 0..<min(max(shift, 0), digitCount) {
             value = value * 10 + digit(i)

@@ -87,7 +87,7 @@ extension FileCheck {
         }
     }
 
-    private mutating func markMissing(_ error: CommandError, path: String) {
+    mutating func markMissing(_ error: CommandError, path: String) {
         missing = true
         errors = [InputError(error.message.replacingOccurrences(of: "\(path): ", with: ""))]
     }

@@ -21,8 +21,10 @@ struct FileCheck {
     var valid: Bool { errors.isEmpty && !missing }
 
     static func check(path: String) -> FileCheck {
-        // GPX recordings can be hundreds of megabytes: they are streamed in chunks, never read whole.
+        // GPX recordings and sample files can be hundreds of megabytes: they are streamed in chunks, never read
+        // whole, so that checking any file costs a few megabytes.
         if isGPX(path) { return checkGPX(path: path) }
+        if isSamples(path) { return checkSamples(path: path) }
         let bytes: [UInt8]
         do {
             bytes = try Files.read(path)
@@ -36,9 +38,9 @@ struct FileCheck {
         var result = FileCheck(file: path, kind: kind)
         switch kind {
         case .geojson: result.checkRegions(bytes)
-        case .samples: result.checkSamples(bytes)
         case .config: result.checkConfig(bytes)
         case .gpx: return checkGPX(path: path)  // not reached: streamed above
+        case .samples: return checkSamples(path: path)  // not reached: streamed above
         case .unknown:
             result.errors = [InputError("unknown kind of file: expected .gpx, .geojson, .json, .ndjson, .jsonl or .csv")]
         }
@@ -46,6 +48,8 @@ struct FileCheck {
     }
 
     static func isGPX(_ path: String) -> Bool { (path as NSString).pathExtension.lowercased() == "gpx" }
+
+    static func isSamples(_ path: String) -> Bool { kind(ofPath: path, bytes: []) == .samples }
 
     /// The kind from the extension; a `.json` file is GeoJSON when its top-level `type` is `FeatureCollection`.
     static func kind(ofPath path: String, bytes: [UInt8]) -> Kind {
@@ -87,61 +91,34 @@ struct FileCheck {
         }
     }
 
-    private mutating func checkSamples(_ bytes: [UInt8]) {
-        var splitter = LineSplitter()
-        var format: SampleFormat?
-        var header: CSVSampleHeader?
-        var samples = 0
-        var devices: [String: Int64] = [:]
-        var first = Int64.max
-        var last = Int64.min
-        var pieces = splitter.lines(in: bytes)
-        pieces += splitter.finish()
-        for piece in pieces {
-            switch piece {
-            case .tooLong(let number):
-                errors.append(InputError("line is longer than \(splitter.maxLineLength) bytes", line: number))
-            case .line(let line, let number):
-                if SampleDecoder.isBlank(line) { continue }
-                let lineFormat = format ?? SampleFormat.detect(firstLine: line)
-                format = lineFormat
-                do {
-                    let sample: LocationSample
-                    if lineFormat == .csv {
-                        guard let header else {
-                            header = try CSVSampleHeader(line: line, lineNumber: number)
-                            continue
-                        }
-                        sample = try SampleDecoder.decodeCSV(line: line, header: header, lineNumber: number)
-                    } else {
-                        sample = try SampleDecoder.decodeNDJSON(line: line, lineNumber: number)
-                    }
-                    let time = sample.time.microseconds
-                    if let previous = devices[sample.device], time < previous {
-                        errors.append(
-                            InputError(
-                                "older than the previous sample of device \"\(sample.device)\"", line: number,
-                                field: "time"))
-                        continue
-                    }
-                    devices[sample.device] = time
-                    samples += 1
-                    first = min(first, time)
-                    last = max(last, time)
-                } catch {
-                    errors.append(error.error)
-                }
-            }
+    /// Checks a sample file line by line as `run` reads it, streaming it in 1 MiB chunks: a line over the limit
+    /// is an error, never held in memory. A CSV header that cannot be read ends the check, as it ends a run.
+    static func checkSamples(path: String) -> FileCheck {
+        var result = FileCheck(file: path, kind: .samples)
+        let chunks: FileChunks
+        do {
+            chunks = try FileChunks(path: path)
+        } catch {
+            result.markMissing(error, path: path)
+            return result
         }
-        let span = samples > 0
-            ? [("firstTime", "\"\(Timestamp(microseconds: first).iso8601)\""),
-               ("lastTime", "\"\(Timestamp(microseconds: last).iso8601)\"")]
-            : [("firstTime", "null"), ("lastTime", "null")]
-        facts = [("format", "\"\(format.map { "\($0)" } ?? "unknown")\""), ("samples", "\(samples)"),
-                 ("devices", "\(devices.count)"), ("badLines", "\(errors.count)")] + span
-        summary = "\(samples) samples from \(devices.count) devices"
-            + (samples > 0 ? ", \(Timestamp(microseconds: first).iso8601) to \(Timestamp(microseconds: last).iso8601)" : "")
-            + (errors.isEmpty ? "" : ", \(errors.count) bad lines")
+        var reader = SampleFileCheck()
+        var splitter = LineSplitter()
+        while !reader.stopped {
+            let chunk: [UInt8]?
+            do {
+                chunk = try chunks.next()
+            } catch {
+                result.markMissing(error, path: path)
+                return result
+            }
+            guard let chunk else { break }
+            reader.take(splitter.lines(in: chunk), maxLineLength: splitter.maxLineLength)
+        }
+        if !reader.stopped { reader.take(splitter.finish(), maxLineLength: splitter.maxLineLength) }
+        result.errors = reader.errors
+        (result.facts, result.summary) = reader.facts
+        return result
     }
 
     var humanText: String {
@@ -159,5 +136,80 @@ struct FileCheck {
         ]
         pairs += facts.map { ($0.key, $0.json) }
         return "{" + pairs.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+}
+
+/// The state of a sample file being checked: what `check` reports about it, built line by line.
+private struct SampleFileCheck {
+    var errors: [InputError] = []
+    /// Whether reading has ended early (a CSV file without a readable header).
+    private(set) var stopped = false
+    private var format: SampleFormat?
+    private var header: CSVSampleHeader?
+    private var samples = 0
+    private var devices: [String: Int64] = [:]
+    private var first = Int64.max
+    private var last = Int64.min
+
+    mutating func take(_ pieces: [LineSplitter.Piece], maxLineLength: Int) {
+        for piece in pieces where !stopped {
+            switch piece {
+            case .tooLong(let number):
+                errors.append(InputError("line is longer than \(maxLineLength) bytes", line: number))
+            case .line(let line, let number):
+                take(line, number: number)
+            }
+        }
+    }
+
+    private mutating func take(_ line: ArraySlice<UInt8>, number: Int) {
+        if SampleDecoder.isBlank(line) { return }
+        let lineFormat = format ?? SampleFormat.detect(firstLine: line)
+        format = lineFormat
+        let sample: LocationSample
+        do {
+            if lineFormat == .csv {
+                guard let header else {
+                    do {
+                        header = try CSVSampleHeader(line: line, lineNumber: number)
+                    } catch {
+                        // Without a header no row can be read: the rest of the file is not looked at.
+                        errors.append(error.error)
+                        stopped = true
+                    }
+                    return
+                }
+                sample = try SampleDecoder.decodeCSV(line: line, header: header, lineNumber: number)
+            } else {
+                sample = try SampleDecoder.decodeNDJSON(line: line, lineNumber: number)
+            }
+        } catch {
+            errors.append(error.error)
+            return
+        }
+        let time = sample.time.microseconds
+        if let previous = devices[sample.device], time < previous {
+            errors.append(
+                InputError("older than the previous sample of device \"\(sample.device)\"", line: number, field: "time"))
+            return
+        }
+        devices[sample.device] = time
+        samples += 1
+        first = min(first, time)
+        last = max(last, time)
+    }
+
+    /// The facts for `--json`, and the summary line.
+    var facts: ([(key: String, json: String)], String) {
+        let span = samples > 0
+            ? [("firstTime", "\"\(Timestamp(microseconds: first).iso8601)\""),
+               ("lastTime", "\"\(Timestamp(microseconds: last).iso8601)\"")]
+            : [("firstTime", "null"), ("lastTime", "null")]
+        let facts = [("format", "\"\(format.map { "\($0)" } ?? "unknown")\""), ("samples", "\(samples)"),
+                     ("devices", "\(devices.count)"), ("badLines", "\(errors.count)")] + span
+        let summary = "\(samples) samples from \(devices.count) devices"
+            + (samples > 0 ? ", \(Timestamp(microseconds: first).iso8601) to \(Timestamp(microseconds: last).iso8601)" : "")
+            + (errors.isEmpty ? "" : ", \(errors.count) bad lines")
+        return (facts, summary)
     }
 }

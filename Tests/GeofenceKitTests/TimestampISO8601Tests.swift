@@ -161,6 +161,10 @@ import Testing
         ("1795248001000", "milliseconds"),
         ("1e400", "outside years"),
         ("253402300800", "outside years"),
+        // 19 and 20 digits: more than the digit accumulator holds (these once overflowed and trapped).
+        ("9999999999999999999", "outside years"),
+        ("-99999999999999999999.5", "outside years"),
+        ("999999999999999999e1", "outside years"),
     ]
 
     @Test(arguments: badUnixSeconds)

@@ -70,7 +70,11 @@ import Testing
         let server = try WebhookTestServer()
         let deadLetter = Self.temporaryPath()
         defer { server.stop() }
-        let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter))
+        // A long linger and timeout: on a machine busy with other tests, neither may split a batch or retry one.
+        let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) {
+            $0.linger = 60
+            $0.timeout = 30
+        })
         let lines = Self.events(1_234)
         try await Self.deliver(lines, to: sink)
 

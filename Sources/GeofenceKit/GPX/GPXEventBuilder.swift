@@ -144,15 +144,19 @@ struct GPXEventBuilder: XMLTokenHandler {
 
     mutating func characters(_ text: UnsafeBufferPointer<UInt8>, isCDATA: Bool) throws(InputError) {
         guard skippedDepth == 0, context == .time || context == .elevation, valueProblem == nil else { return }
-        guard value.count + text.count <= Self.maxValueLength else {
-            valueProblem = "the value is longer than \(Self.maxValueLength) bytes"
-            return
-        }
+        // The first problem in the text wins (see XMLEntityDecoder.decode), whatever the chunks were.
+        let tooLong = "the value is longer than \(Self.maxValueLength) bytes"
         if isCDATA || !XMLEntityDecoder.needsDecoding(text) {
+            guard value.count + text.count <= Self.maxValueLength else {
+                valueProblem = tooLong
+                return
+            }
             value.append(contentsOf: text)
         } else {
             do {
-                try XMLEntityDecoder.decode(text, into: &value)
+                if !(try XMLEntityDecoder.decode(text, into: &value, limit: Self.maxValueLength)) {
+                    valueProblem = tooLong
+                }
             } catch {
                 valueProblem = error.message
             }
@@ -164,11 +168,14 @@ struct GPXEventBuilder: XMLTokenHandler {
     private mutating func startPoint(_ kind: GPXPoint.Kind, _ tag: XMLStartTag) {
         var point = GPXPoint(latitude: 0, longitude: 0, line: tag.line)
         pendingError = nil
-        switch coordinate("lat", limit: 90, kind, tag) {
+        let longitude = coordinate("lon", limit: 180, kind, tag)
+        // A latitude out of range beside a longitude that would be a valid latitude: probably a swapped pair.
+        let couldBeSwapped = if case .success(let value) = longitude { abs(value) <= 90 } else { false }
+        switch coordinate("lat", limit: 90, kind, tag, swapHint: couldBeSwapped) {
         case .success(let latitude): point.latitude = latitude
         case .failure(let error): pendingError = error
         }
-        switch coordinate("lon", limit: 180, kind, tag) {
+        switch longitude {
         case .success(let longitude):
             point.longitude = longitude
         case .failure(let error):
@@ -185,7 +192,7 @@ struct GPXEventBuilder: XMLTokenHandler {
 
     /// The `lat` or `lon` attribute's value, checked, or the error that refuses the point.
     private func coordinate(
-        _ name: StaticString, limit: Double, _ kind: GPXPoint.Kind, _ tag: XMLStartTag
+        _ name: StaticString, limit: Double, _ kind: GPXPoint.Kind, _ tag: XMLStartTag, swapHint: Bool = false
     ) -> Result<Double, InputError> {
         // Field names, positions and texts are only worked out for errors: this runs twice for every point.
         guard let attribute = tag.attribute(named: name) else {
@@ -213,7 +220,8 @@ struct GPXEventBuilder: XMLTokenHandler {
         switch parsed {
         case .success(let value):
             guard value >= -limit && value <= limit else {
-                return failure("\(quoted()) is out of range (-\(Int(limit))...\(Int(limit)))")
+                let hint = swapHint && abs(value) <= 180 ? "; are lat and lon swapped?" : ""
+                return failure("\(quoted()) is out of range (-\(Int(limit))...\(Int(limit)))" + hint)
             }
             return .success(value)
         case .failure(.notFinite):

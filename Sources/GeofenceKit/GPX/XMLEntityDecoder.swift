@@ -13,11 +13,23 @@ import Darwin
 /// refused by ``XMLTokenizer``, so nothing is ever expanded from a declaration and nothing external is fetched.
 /// Only the values the GPX reader uses are decoded; text it skips is never looked at.
 enum XMLEntityDecoder {
-    /// Appends `raw` to `output` with every reference replaced by its UTF-8 bytes.
+    /// The `;` that ends a reference is at most this many bytes after its `&` (names are at most 12 bytes).
+    static let referenceWindow = 13
+
+    /// Appends `raw` to `output` with every reference replaced by its UTF-8 bytes, stopping once `output` holds
+    /// more than `limit` bytes.
+    ///
+    /// Decoding goes strictly left to right, so that the first problem in the text wins, whether it is a bad
+    /// reference or the length, and however the text was cut into pieces (references are never cut).
+    /// - Returns: `false` when `output` grew past `limit` (the rest is not decoded).
     /// - Throws: ``InputError`` (message only) for an undefined entity, a malformed reference or a bare `&`.
-    static func decode(_ raw: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) throws(InputError) {
+    @discardableResult
+    static func decode(_ raw: UnsafeBufferPointer<UInt8>, into output: inout [UInt8], limit: Int = .max)
+        throws(InputError) -> Bool
+    {
         var index = 0
         while index < raw.count {
+            guard output.count <= limit else { return false }
             let byte = raw[index]
             guard byte == UInt8(ascii: "&") else {
                 output.append(byte)
@@ -25,7 +37,7 @@ enum XMLEntityDecoder {
                 continue
             }
             var end = index + 1
-            while end < raw.count, raw[end] != UInt8(ascii: ";"), end - index <= 12 { end += 1 }
+            while end < raw.count, raw[end] != UInt8(ascii: ";"), end - index < referenceWindow { end += 1 }
             guard end < raw.count, raw[end] == UInt8(ascii: ";") else {
                 throw InputError("\"&\" must be written &amp; (or start a reference such as &lt; or &#38;)")
             }
@@ -33,6 +45,7 @@ enum XMLEntityDecoder {
             try appendReference(name, to: &output)
             index = end + 1
         }
+        return output.count <= limit
     }
 
     /// Whether `raw` holds a reference to decode (an `&`), so callers can use the bytes as they are otherwise.

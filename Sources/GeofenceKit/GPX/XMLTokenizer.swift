@@ -47,6 +47,8 @@ struct XMLTokenizer: Sendable {
 
     /// The longest tag, declaration or processing instruction accepted, in bytes.
     let maxTokenLength: Int
+    /// The longest XML declaration (`<?xml … ?>`) accepted, in bytes: it is read before the encoding is known.
+    static let maxDeclarationLength = 4096
     /// The deepest nesting of elements accepted.
     let maxDepth: Int
 
@@ -179,11 +181,13 @@ struct XMLTokenizer: Sendable {
                     if i < n && p[i] != 0x3C { break scanning }  // a reference held back for the next chunk
                     continue
                 }
-                guard let end = try markup(p, at: i, count: n, handler: &handler) else {
-                    if final { throw error("the document ends inside a tag (the file is truncated)", at: i, p) }
+                // A tag is read no further than its length limit, so that what is found in it (its end, an error, or
+                // that it is too long) never depends on where the chunks end.
+                guard let end = try markup(p, at: i, count: min(n, i + maxTokenLength), handler: &handler) else {
                     guard n - i <= maxTokenLength else {
                         throw error("a tag longer than \(maxTokenLength) bytes (or one that is never closed with \">\")", at: i, p)
                     }
+                    if final { throw error("the document ends inside a tag (the file is truncated)", at: i, p) }
                     break scanning
                 }
                 i = end
@@ -204,14 +208,13 @@ struct XMLTokenizer: Sendable {
         let next = Self.find(0x3C, in: p, from: i, to: n)
         var end = next ?? n
         if next == nil && !final {
+            // Hold back from the first "&" whose reference the next chunk could still complete: one with no ";"
+            // after it and whose window for the ";" (``XMLEntityDecoder/referenceWindow``) passes the end.
             var k = n - 1
-            let limit = max(i, n - 32)
+            let limit = max(i, n - XMLEntityDecoder.referenceWindow)
             while k >= limit {
                 if p[k] == 0x3B { break }  // ;
-                if p[k] == 0x26 {  // &
-                    end = k
-                    break
-                }
+                if p[k] == 0x26 { end = k }  // &
                 k -= 1
             }
         }
@@ -456,9 +459,13 @@ struct XMLTokenizer: Sendable {
         if isDeclaration {
             var close = index + opening.count
             while close + 1 < count && !(pending[close] == 0x3F && pending[close + 1] == 0x3E) { close += 1 }
-            guard close + 1 < count else {
-                if final || count - index > 4096 {
-                    throw prologError("the XML declaration is not closed with \"?>\"", at: index, from: start)
+            // The same limit whether the "?>" is in this chunk or not (the earliest it can start is at `count - 1`),
+            // so that chunking never changes the result.
+            guard close + 1 < count, close - index <= Self.maxDeclarationLength else {
+                if final || count - 1 - index > Self.maxDeclarationLength {
+                    throw prologError(
+                        "the XML declaration is not closed with \"?>\" within \(Self.maxDeclarationLength) bytes",
+                        at: index, from: start)
                 }
                 return false
             }

@@ -32,7 +32,7 @@ public struct EventEncoder: Sendable {
             output.append(contentsOf: #","reason":""#.utf8)
             output.append(contentsOf: (event.failure?.description ?? "unknown").utf8)
             output.append(contentsOf: #"","time":""#.utf8)
-            output.append(contentsOf: event.time.iso8601.utf8)
+            event.time.appendISO8601(to: &output)
             output.append(contentsOf: "\"}\n".utf8)
             return
         case .state:
@@ -41,7 +41,7 @@ public struct EventEncoder: Sendable {
             break
         }
         output.append(contentsOf: #","time":""#.utf8)
-        output.append(contentsOf: event.time.iso8601.utf8)
+        event.time.appendISO8601(to: &output)
         output.append(contentsOf: #"","lat":"#.utf8)
         output.append(contentsOf: event.latitude.description.utf8)
         output.append(contentsOf: #","lon":"#.utf8)
