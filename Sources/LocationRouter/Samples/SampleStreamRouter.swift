@@ -73,7 +73,8 @@ struct SampleStreamRouter {
         for piece in pieces {
             switch piece {
             case .line(let line, let number):
-                try await take(line, number: number, send: send)
+                // Decoding stays synchronous; only a full batch waits for its credit.
+                if let full = try take(line, number: number) { try await dispatch(shard: full, via: send) }
             case .tooLong(let number):
                 summary.read += 1
                 try reject(.lineTooLong, InputError("line is longer than \(input.maxLineLength) bytes", line: number))
@@ -82,9 +83,10 @@ struct SampleStreamRouter {
     }
 
     /// Decodes one line (without its newline) and queues the sample for its shard.
-    private mutating func take(_ line: ArraySlice<UInt8>, number: Int, send: Send) async throws {
+    /// - Returns: the shard whose batch the sample filled, if it did.
+    private mutating func take(_ line: ArraySlice<UInt8>, number: Int) throws -> Int? {
         lineNumber = number
-        if SampleDecoder.isBlank(line) { return }
+        if SampleDecoder.isBlank(line) { return nil }
         let format = format ?? SampleFormat.detect(firstLine: line)
         self.format = format
         if format == .ndjson || csvHeader != nil { summary.read += 1 }
@@ -102,15 +104,16 @@ struct SampleStreamRouter {
                         // Without a header no line can be read: this is fatal whatever the policy.
                         throw BadInputError(reason: error.reason, error: error.error.in(file: input.name))
                     }
-                    return
+                    return nil
                 }
                 sample = try SampleDecoder.decodeCSV(line: line, header: header, lineNumber: lineNumber)
             }
         } catch let error as SampleDecodingError {
             try reject(error.reason, error.error)
-            return
+            return nil
         }
-        if let shard = try route(sample), batches[shard].count >= batchSize { try await dispatch(shard: shard, via: send) }
+        guard let shard = try route(sample), batches[shard].count >= batchSize else { return nil }
+        return shard
     }
 
     /// Queues a sample for its device's shard; returns the shard, or `nil` when the sample is rejected.
