@@ -127,7 +127,7 @@ public actor LocationSource {
                     var pacer = Pacer(pace: pace)
                     var summary = SourceSummary()
                     while !lane.isFinished && stop?.isRequested != true {
-                        try await pacer.wait(until: lane.nextTime.microseconds, stop: stop)
+                        try await pacer.wait(until: lane.pacingTime.microseconds, stop: stop)
                         var batch = LocationBatch(capacity: batchSize)
                         _ = lane.fill(&batch, capacity: batchSize)
                         // An empty batch is only worth sending at the end, for its final watermark.

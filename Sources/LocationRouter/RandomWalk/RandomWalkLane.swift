@@ -57,6 +57,14 @@ public struct RandomWalkLane: Sendable {
 
     public var isFinished: Bool { blockStart >= steps || devices.isEmpty }
 
+    /// The block's start plus the share of its devices already walked, as a share of the block's duration.
+    public var pacingTime: Timestamp {
+        let configuration = plan.configuration
+        let progress = devices.isEmpty ? 0 : Double(cursor) / Double(devices.count)
+        let step = Double(blockStart) + progress * Double(stepsPerVisit)
+        return configuration.start.adding(seconds: step * configuration.interval)
+    }
+
     /// Appends up to `capacity - batch.count` samples to `batch` (fewer when filters suppress some); returns
     /// `false` once the walk is over.
     public mutating func fill(_ batch: inout LocationBatch, capacity: Int) -> Bool {
