@@ -1,64 +1,148 @@
 import Foundation
 import LocationRouter
 
+/// What one measured run of a benchmark did: its unit count, optionally the bytes it processed (for MB/s), and
+/// any metrics of its own (latency percentiles, memory before and after, bytes per device).
+struct Outcome: Sendable {
+    var units: Int
+    var bytes: Int?
+    var metrics: [String: Double]
+
+    init(units: Int, bytes: Int? = nil, metrics: [String: Double] = [:]) {
+        self.units = units
+        self.bytes = bytes
+        self.metrics = metrics
+    }
+}
+
+/// A benchmark that found its own output wrong (a dropped event, an undecodable line): the run fails.
+struct BenchmarkFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
 /// One benchmark: a named workload that reports how much work one run did.
 struct Benchmark: Sendable {
     var name: String
     var summary: String
-    /// Prepares once (outside the measurement) and returns the measured body, which returns its unit count.
-    var prepare: @Sendable () async throws -> @Sendable () async throws -> Int
     var unit: String
+    /// Prepares once (outside the measurement) and returns the measured body.
+    var prepare: @Sendable () async throws -> @Sendable () async throws -> Outcome
+    /// Whether one unmeasured run comes first (not worth it when a run mostly sleeps).
+    var warmup = true
+    /// At most this many measured runs whatever `--runs` says (for benchmarks whose runs take seconds).
+    var maxRuns: Int?
+    /// Metrics reported but not judged by `--check` for this benchmark (the full-speed pipeline's latency, which
+    /// measures queueing behind a saturated machine rather than the pipeline).
+    var unjudged: Set<String> = []
+}
+
+/// p50 / p90 / p99 / p100 of one metric over the runs (nearest rank), as package-benchmark reports them.
+struct Percentiles: Sendable {
+    static let keys = ["p50", "p90", "p99", "p100"]
+    var p50, p90, p99, p100: Double
+
+    init(p50: Double, p90: Double, p99: Double, p100: Double) {
+        (self.p50, self.p90, self.p99, self.p100) = (p50, p90, p99, p100)
+    }
+
+    init(_ values: [Double]) {
+        let sorted = values.sorted()
+        func at(_ fraction: Double) -> Double {
+            let rank = Int((Double(sorted.count) * fraction).rounded(.up)) - 1
+            return sorted[max(0, min(sorted.count - 1, rank))]
+        }
+        self.init(p50: at(0.5), p90: at(0.9), p99: at(0.99), p100: at(1))
+    }
+
+    subscript(key: String) -> Double {
+        switch key {
+        case "p50": p50
+        case "p90": p90
+        case "p99": p99
+        default: p100
+        }
+    }
 }
 
 /// What one benchmark measured over several runs, with package-benchmark's metric names.
 struct BenchmarkResult: Sendable {
     var name: String
     var unit: String
-    var runs: [Run]
+    /// Each run's metric values, by metric name (in the units of ``Metric``).
+    var runs: [[String: Double]]
 
-    struct Run: Sendable {
-        var units: Int
-        var wallSeconds: Double
-        var cpuSeconds: Double
-        var peakResidentBytes: Int
-
-        var throughput: Double { Double(units) / wallSeconds }
+    /// The metrics every run reported, in display order.
+    var metricNames: [String] {
+        Metric.all.map(\.name).filter { name in !runs.isEmpty && runs.allSatisfy { $0[name] != nil } }
     }
 
-    /// The value at `fraction` (0…1) of the sorted values, nearest rank.
-    static func percentile(_ values: [Double], _ fraction: Double) -> Double {
-        let sorted = values.sorted()
-        let rank = max(0, min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.up)) - 1))
-        return sorted[rank]
+    func percentiles(_ metric: String) -> Percentiles? {
+        let values = runs.compactMap { $0[metric] }
+        guard !values.isEmpty, values.count == runs.count else { return nil }
+        return Percentiles(values)
     }
-
-    func metric(_ value: (Run) -> Double) -> [String: Double] {
-        let values = runs.map(value)
-        return [
-            "p50": Self.percentile(values, 0.5), "p90": Self.percentile(values, 0.9),
-            "p99": Self.percentile(values, 0.99), "p100": Self.percentile(values, 1),
-        ]
-    }
-
-    var throughput: [String: Double] { metric(\.throughput) }
-    var wallClock: [String: Double] { metric(\.wallSeconds) }
-    var cpuTotal: [String: Double] { metric(\.cpuSeconds) }
-    var peakMemoryResident: [String: Double] { metric { Double($0.peakResidentBytes) } }
 }
 
-/// Measures `benchmark` `runs` times after one warm-up run.
+/// Measures `benchmark` `runs` times (after one warm-up run unless the benchmark opts out).
+///
+/// Before each run the kernel's peak-RSS mark is reset (Linux), so `peakMemoryResident` is that run's peak,
+/// including whatever the benchmark prepared and keeps resident, and not an earlier benchmark's.
 func measure(_ benchmark: Benchmark, runs: Int) async throws -> BenchmarkResult {
     let body = try await benchmark.prepare()
-    _ = try await body()
+    if benchmark.warmup { _ = try await body() }
     var result = BenchmarkResult(name: benchmark.name, unit: benchmark.unit, runs: [])
-    for _ in 0..<runs {
+    for _ in 0..<min(runs, benchmark.maxRuns ?? runs) {
+        Memory.resetPeak()
         let cpu = ProcessResources.cpuSeconds()
         let start = MonotonicClock.now()
-        let units = try await body()
+        let outcome = try await body()
         let wall = Double(MonotonicClock.now() - start) / 1e9
-        result.runs.append(
-            .init(units: units, wallSeconds: wall, cpuSeconds: ProcessResources.cpuSeconds() - cpu,
-                  peakResidentBytes: ProcessResources.peakResidentBytes()))
+        var values = outcome.metrics
+        values["throughput"] = Double(outcome.units) / wall
+        if let bytes = outcome.bytes { values["throughputBytes"] = Double(bytes) / wall }
+        values["wallClock"] = wall
+        values["cpuTotal"] = ProcessResources.cpuSeconds() - cpu
+        values["peakMemoryResident"] = Double(ProcessResources.peakResidentBytes())
+        result.runs.append(values)
     }
     return result
+}
+
+/// The process's resident memory, as the kernel reports it.
+enum Memory {
+    /// Resets the peak resident set size (`VmHWM`) to the current one: Linux's `clear_refs` value 5.
+    /// Elsewhere (or when refused) the peak stays the process's, and is reported as such.
+    static func resetPeak() {
+        #if os(Linux)
+            let descriptor = open("/proc/self/clear_refs", O_WRONLY)
+            guard descriptor >= 0 else { return }
+            _ = write(descriptor, "5", 1)
+            close(descriptor)
+        #endif
+    }
+
+    /// Fixes glibc's mmap threshold at 128 KiB (it otherwise rises as large blocks are freed): every large
+    /// array is then mapped afresh and unmapped when freed, so one benchmark's freed memory neither hides nor
+    /// inflates the next one's resident growth.
+    static func fixAllocatorThreshold() {
+        #if os(Linux)
+            typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
+            _ = unsafeBitCast(symbol, to: Mallopt.self)(-3 /* M_MMAP_THRESHOLD */, 128 * 1024)
+        #endif
+    }
+
+    /// The resident set size now (`VmRSS`), in bytes; the peak where the current size cannot be read.
+    static func resident() -> Int {
+        #if os(Linux)
+            if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+                let kilobytes = Int(line.dropFirst("VmRSS:".count).filter(\.isNumber))
+            {
+                return kilobytes * 1024
+            }
+        #endif
+        return ProcessResources.peakResidentBytes()
+    }
 }

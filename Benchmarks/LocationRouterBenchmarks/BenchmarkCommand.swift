@@ -2,66 +2,158 @@ import Foundation
 
 /// Parses the options, runs the selected benchmarks and prints the results.
 enum BenchmarkCommand {
+    static let usageLine =
+        "location-router-bench [--scale] [--devices <n,…>] [--regions <n,…>] [--updates <n>] [--runs <n>] "
+        + "[--filter <name>] [--json] [--check <baseline.json> [--tolerance <t>]]"
+
     static let help = """
         OVERVIEW: The LocationRouter benchmark suite.
 
-        USAGE: location-router-bench [--runs <n>] [--devices <n>] [--filter <name>] [--json]
+        USAGE: \(usageLine)
+
+        MODES:
+          (default)         Every stage alone and the whole pipeline (full speed, paced, slow sink) at
+                            --devices × --regions (10000 × 20), with 120 simulated seconds: under a minute.
+          --scale           The scale matrix: evaluationLoop, evaluationLoopDeviceMajor and pipeline at every
+                            point of --devices × --regions (default 1000,10000,100000,1000000 × 1,5,20), each
+                            run doing about --updates updates; prints a scaling table (with --json: the
+                            JSON on standard output, the table on standard error).
+          --check <file>    Runs the benchmarks named in a baseline written by --json (with its configuration)
+                            and compares each judged metric's p50: exit 1 on a regression, 0 otherwise.
 
         OPTIONS:
-          --runs <n>        Measured runs per benchmark, after one warm-up (default: 5).
-          --devices <n>     Devices in every workload (default: 10000).
+          --runs <n>        Measured runs per benchmark, after one warm-up (default: 5; with --check, the
+                            baseline's).
+          --devices <n,…>   Devices (default suite: one number; a list implies --scale). 1k and 1M are accepted.
+          --regions <n,…>   Circles per device (default suite: one number; a list implies --scale).
+          --updates <n>     Updates per run at each scale-matrix point (default: 3M).
           --filter <name>   Run only the benchmarks whose name contains <name>.
-          --json            Print JSON instead of a table.
+          --json            Print JSON instead of a table; usable as a --check baseline as it is.
+          --tolerance <t>   With --check: the allowed relative change, 0 < t < 1 (default: 0.25).
           -h, --help        Show help information.
 
         """
 
     static func run(_ arguments: [String]) async -> Int32 {
-        var runs = 5
-        var devices = 10_000
+        Memory.fixAllocatorThreshold()
+        var configuration = SuiteConfiguration()
+        var runs: Int?
+        var devices: [Int]?
+        var regions: [Int]?
+        var scale = false
         var filter: String?
         var json = false
+        var checkPath: String?
+        var tolerance = 0.25
         var i = 0
         func value() -> String? {
             i += 1
             return i < arguments.count ? arguments[i] : nil
         }
         while i < arguments.count {
-            switch arguments[i] {
+            let option = arguments[i]
+            switch option {
             case "-h", "--help":
                 print(help, terminator: "")
                 return 0
             case "--json": json = true
+            case "--scale": scale = true
             case "--runs":
-                guard let text = value(), let n = Int(text), n > 0 else { return usage("--runs needs a number > 0") }
+                guard let n = value().flatMap(count), n > 0 else { return usage("--runs needs a number > 0") }
                 runs = n
+            case "--updates":
+                guard let n = value().flatMap(count), n > 0 else { return usage("--updates needs a number > 0") }
+                configuration.updates = n
             case "--devices":
-                guard let text = value(), let n = Int(text), n > 0 else { return usage("--devices needs a number > 0") }
-                devices = n
+                guard let list = value().flatMap(counts), list.allSatisfy({ $0 > 0 && $0 <= Int(Int32.max) }) else {
+                    return usage("--devices needs numbers > 0, separated by commas")
+                }
+                devices = list
+            case "--regions":
+                guard let list = value().flatMap(counts), list.allSatisfy({ $0 >= 0 && $0 <= 10_000 }) else {
+                    return usage("--regions needs numbers from 0 to 10000, separated by commas")
+                }
+                regions = list
             case "--filter":
                 guard let text = value() else { return usage("--filter needs a name") }
                 filter = text
+            case "--check":
+                guard let path = value() else { return usage("--check needs a baseline file") }
+                checkPath = path
+            case "--tolerance":
+                guard let text = value(), let t = Double(text), t > 0, t < 1 else {
+                    return usage("--tolerance needs a number between 0 and 1, such as 0.25")
+                }
+                tolerance = t
             default:
-                return usage("Unknown option '\(arguments[i])'")
+                return usage("Unknown option '\(option)'")
             }
             i += 1
         }
+        if let checkPath {
+            guard devices == nil, regions == nil, !scale, !json else {
+                return usage(
+                    "--check takes its benchmarks and configuration from the baseline; "
+                        + "only --runs, --filter and --tolerance go with it")
+            }
+            return await Check.run(path: checkPath, tolerance: tolerance, runs: runs, filter: filter)
+        }
+        if tolerance != 0.25 { return usage("--tolerance goes with --check") }
+        if (devices?.count ?? 1) > 1 || (regions?.count ?? 1) > 1 { scale = true }
+        configuration.runs = runs ?? configuration.runs
+
+        let benchmarks: [Benchmark]
+        if scale {
+            let points = ScaleMatrix.points(
+                devices: devices ?? ScaleMatrix.defaultDevices, regions: regions ?? ScaleMatrix.defaultRegions)
+            benchmarks = points.map { ScaleMatrix.benchmark($0, updates: configuration.updates) }
+        } else {
+            configuration.devices = devices?.first ?? configuration.devices
+            configuration.regions = regions?.first ?? configuration.regions
+            benchmarks = Workloads.all(configuration)
+        }
         var results: [BenchmarkResult] = []
-        for benchmark in Workloads.all(devices: devices) where filter.map(benchmark.name.contains) ?? true {
-            if !json { FileHandle.standardError.write(Data("running \(benchmark.name): \(benchmark.summary)\n".utf8)) }
+        for benchmark in benchmarks where filter.map(benchmark.name.contains) ?? true {
+            Check.stderr("running \(benchmark.name): \(benchmark.summary)")
             do {
-                results.append(try await measure(benchmark, runs: runs))
+                results.append(try await measure(benchmark, runs: configuration.runs))
             } catch {
-                FileHandle.standardError.write(Data("Error: \(benchmark.name): \(error)\n".utf8))
+                Check.stderr("Error: \(benchmark.name): \(error)")
                 return 1
             }
         }
-        print(json ? Report.json(results) : Report.table(results), terminator: "")
+        if json {
+            print(Report.json(results, configuration: configuration), terminator: "")
+            if scale { FileHandle.standardError.write(Data(ScaleMatrix.table(results).utf8)) }
+        } else {
+            print(scale ? ScaleMatrix.table(results) : Report.table(results), terminator: "")
+        }
         return 0
     }
 
+    /// A count: digits (underscores allowed), optionally with a `k` or `M` suffix.
+    private static func count(_ text: String) -> Int? {
+        var digits = text.replacingOccurrences(of: "_", with: "")
+        var factor = 1
+        if digits.hasSuffix("k") || digits.hasSuffix("K") {
+            factor = 1_000
+            digits.removeLast()
+        } else if digits.hasSuffix("M") || digits.hasSuffix("m") {
+            factor = 1_000_000
+            digits.removeLast()
+        }
+        guard let value = Int(digits), value >= 0 else { return nil }
+        return value.multipliedReportingOverflow(by: factor).overflow ? nil : value * factor
+    }
+
+    private static func counts(_ text: String) -> [Int]? {
+        let items = text.split(separator: ",", omittingEmptySubsequences: false).map { count(String($0)) }
+        guard !items.isEmpty, items.allSatisfy({ $0 != nil }) else { return nil }
+        return items.compactMap { $0 }
+    }
+
     private static func usage(_ message: String) -> Int32 {
-        FileHandle.standardError.write(Data("Error: \(message)\nUsage: location-router-bench [--runs <n>] [--devices <n>] [--filter <name>] [--json]\n".utf8))
+        Check.stderr("Error: \(message)\nUsage: \(usageLine)")
         return 64
     }
 }

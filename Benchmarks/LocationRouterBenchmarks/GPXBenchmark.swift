@@ -9,8 +9,11 @@ enum GPXBenchmark {
     static let parse = Benchmark(
         name: "gpxParse",
         summary: "one core: GPXReader over a ~50 MB GPX track (ele, time, heart-rate extensions) in 1 MiB chunks",
+        unit: "points",
         prepare: {
-            let chunks = GPXBenchmark.chunks(of: document())
+            let text = GPXBenchmark.document()
+            let chunks = GPXBenchmark.chunks(of: text)
+            let bytes = text.count
             return {
                 var reader = GPXReader()
                 var events: [GPXEvent] = []
@@ -21,9 +24,9 @@ enum GPXBenchmark {
                     events.removeAll(keepingCapacity: true)
                 }
                 try reader.finish(into: &events)
-                return points + trackPoints(in: events)
+                return Outcome(units: points + trackPoints(in: events), bytes: bytes)
             }
-        }, unit: "points")
+        })
 
     private static func trackPoints(in events: [GPXEvent]) -> Int {
         var count = 0

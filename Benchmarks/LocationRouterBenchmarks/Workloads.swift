@@ -2,25 +2,62 @@ import Foundation
 import GeofenceKit
 import LocationRouter
 
-/// The benchmark suite's workloads.
+/// The shape of the default suite's workloads (`--devices`, `--regions`), and of the scale matrix (`--updates`).
+struct SuiteConfiguration: Sendable {
+    var devices = 10_000
+    var regions = 20
+    /// Simulated seconds of the default suite's walks (one sample per device and second).
+    var seconds = 120
+    /// Updates per run of each scale-matrix point.
+    var updates = 3_000_000
+    var runs = 5
+}
+
+/// The suite's workloads: the stages alone, and the whole pipeline.
 enum Workloads {
-    /// The default scenario's shape: devices × 20 circles, random walk around Taipei.
-    static func walk(devices: Int, seconds: Double) -> RandomWalkConfiguration {
-        RandomWalkConfiguration(devices: devices, duration: seconds)
+    static let seed: UInt64 = 42
+
+    /// The default scenario's shape: devices × `regions` circles, a random walk around Taipei, one sample per
+    /// device and simulated second.
+    static func walk(devices: Int, regions: Int, seconds: Int) -> RandomWalkConfiguration {
+        RandomWalkConfiguration(
+            devices: devices, duration: Double(seconds), regions: GeneratedRegionsConfiguration(perDevice: regions))
     }
 
-    /// Samples of a walk, generated once, in the order a pipeline sees them (time step by time step).
+    /// `10000 devices × 20 regions`, for summaries.
+    static func shape(_ devices: Int, _ regions: Int) -> String {
+        "\(devices) devices × \(regions) region\(regions == 1 ? "" : "s")"
+    }
+
+    /// Samples of a walk, generated once, as struct-of-arrays.
     struct Samples: Sendable {
         var devices: [Int32] = []
         var latitudes: [Double] = []
         var longitudes: [Double] = []
         var times: [Int64] = []
+
+        var count: Int { devices.count }
+
+        init(capacity: Int = 0) {
+            devices.reserveCapacity(capacity)
+            latitudes.reserveCapacity(capacity)
+            longitudes.reserveCapacity(capacity)
+            times.reserveCapacity(capacity)
+        }
+
+        mutating func append(from other: Samples, at index: Int) {
+            devices.append(other.devices[index])
+            latitudes.append(other.latitudes[index])
+            longitudes.append(other.longitudes[index])
+            times.append(other.times[index])
+        }
     }
 
-    static func samples(of configuration: RandomWalkConfiguration, seed: UInt64) -> Samples {
+    /// Every sample of a walk in the order the pipeline sees them: time step by time step, devices in order.
+    static func samples(of configuration: RandomWalkConfiguration) -> Samples {
         let plan = RandomWalkPlan(configuration: configuration, seed: seed)
         var lane = RandomWalkLane(plan: plan, first: 0, stride: 1)
-        var samples = Samples()
+        var samples = Samples(capacity: configuration.devices * configuration.samplesPerDevice)
         while true {
             var batch = LocationBatch(capacity: 4096)
             guard lane.fill(&batch, capacity: 4096), !batch.isEmpty else { break }
@@ -32,69 +69,54 @@ enum Workloads {
         return samples
     }
 
-    static func all(devices: Int) -> [Benchmark] {
-        let walk = walk(devices: devices, seconds: 120)
+    /// The default suite: every stage alone, then the pipeline at full speed, paced and against a slow sink.
+    static func all(_ configuration: SuiteConfiguration) -> [Benchmark] {
+        let devices = configuration.devices
+        let regions = configuration.regions
+        let seconds = configuration.seconds
         return [
-            Benchmark(
-                name: "evaluationLoop",
-                summary: "one core: MonitorState over pre-generated samples, \(devices) devices × 20 circles (the ceiling)",
-                prepare: {
-                    let samples = samples(of: walk, seed: 42)
-                    let plan = RandomWalkPlan(configuration: walk, seed: 42)
-                    return {
-                        var state = MonitorState(settings: .exact) { plan.regions(ofDevice: $0) }
-                        var events: [GeofenceEvent] = []
-                        // Register every device first, so the loop measures evaluation alone.
-                        for device in 0..<Int32(walk.devices) {
-                            _ = state.evaluate(device: device, latitude: 0, longitude: 0, time: Timestamp(microseconds: .min + 1), into: &events)
-                        }
-                        events.removeAll()
-                        for i in samples.devices.indices {
-                            _ = state.evaluate(
-                                device: samples.devices[i], latitude: samples.latitudes[i],
-                                longitude: samples.longitudes[i], time: Timestamp(microseconds: samples.times[i]),
-                                into: &events)
-                            if events.count > 4096 { events.removeAll(keepingCapacity: true) }
-                        }
-                        return samples.devices.count
-                    }
-                }, unit: "updates"),
-            Benchmark(
-                name: "randomWalk",
-                summary: "one core: random-walk generation alone, \(devices) devices",
-                prepare: {
-                    let plan = RandomWalkPlan(configuration: walk, seed: 42)
-                    return {
-                        var lane = RandomWalkLane(plan: plan, first: 0, stride: 1)
-                        var count = 0
-                        while true {
-                            var batch = LocationBatch(capacity: 1024)
-                            guard lane.fill(&batch, capacity: 1024), !batch.isEmpty else { break }
-                            count += batch.count
-                        }
-                        return count
-                    }
-                }, unit: "samples"),
-            Benchmark(
-                name: "pipeline",
-                summary: "whole pipeline, all cores: \(devices) devices × 20 circles, events counted",
-                prepare: {
-                    { try await Simulation(configuration: configuration(walk), sink: nil).run().updates }
-                }, unit: "updates"),
-            Benchmark(
-                name: "pipelineNDJSON",
-                summary: "whole pipeline, all cores: \(devices) devices × 20 circles, events as NDJSON to /dev/null",
-                prepare: {
-                    {
-                        let sink = try FileDescriptorSink(path: "/dev/null")
-                        return try await Simulation(configuration: configuration(walk), sink: sink).run().updates
-                    }
-                }, unit: "updates"),
+            EvaluationLoop.benchmark(devices: devices, regions: regions, steps: seconds, order: .interleaved),
+            EvaluationLoop.benchmark(devices: devices, regions: regions, steps: seconds, order: .deviceMajor),
+            randomWalk(devices: devices, seconds: seconds),
+            DecodingBenchmarks.ndjson(lines: 500_000, devices: devices),
+            DecodingBenchmarks.csv(lines: 500_000, devices: devices),
             GPXBenchmark.parse,
+            EncodingBenchmark.encode(devices: devices, regions: regions, seconds: seconds),
+            PipelineBenchmarks.fullSpeed(devices: devices, regions: regions, seconds: seconds, output: .counted),
+            PipelineBenchmarks.fullSpeed(
+                devices: devices, regions: regions, seconds: seconds, output: .ndjsonToDevNull),
+            PipelineBenchmarks.paced(devices: devices, regions: regions, seconds: 60, updatesPerSecond: 1_000_000),
+            // 1,000 devices, so the event encoder's name caches (one entry per region that ever fired) are
+            // small and the memory watched is the pipeline's queues.
+            PipelineBenchmarks.slowSink(devices: 1_000, regions: regions, seconds: 120, bytesPerSecond: 500_000),
         ]
     }
 
-    static func configuration(_ walk: RandomWalkConfiguration) -> SimulationConfiguration {
-        SimulationConfiguration(source: .randomWalk(walk), seed: 42)
+    /// The benchmark a name stands for: one of the default suite's, or a scale-matrix point (`pipeline/1000x20`).
+    static func named(_ name: String, _ configuration: SuiteConfiguration) -> Benchmark? {
+        if let point = ScaleMatrix.Point(name: name) {
+            return ScaleMatrix.benchmark(point, updates: configuration.updates)
+        }
+        return all(configuration).first { $0.name == name }
+    }
+
+    static func randomWalk(devices: Int, seconds: Int) -> Benchmark {
+        Benchmark(
+            name: "randomWalk", summary: "one core: random-walk generation alone, \(devices) devices × \(seconds) s",
+            unit: "samples",
+            prepare: {
+                let plan = RandomWalkPlan(
+                    configuration: walk(devices: devices, regions: 0, seconds: seconds), seed: seed)
+                return {
+                    var lane = RandomWalkLane(plan: plan, first: 0, stride: 1)
+                    var count = 0
+                    while true {
+                        var batch = LocationBatch(capacity: 1024)
+                        guard lane.fill(&batch, capacity: 1024), !batch.isEmpty else { break }
+                        count += batch.count
+                    }
+                    return Outcome(units: count)
+                }
+            })
     }
 }

@@ -19,9 +19,26 @@ public struct EventEncoder: Sendable {
     /// Appends one event as a line (with its newline) to `output`.
     public mutating func encode(_ event: GeofenceEvent, into output: inout [UInt8]) {
         output.append(contentsOf: #"{"device":"#.utf8)
-        output.append(contentsOf: cachedName(event.device, in: &deviceCache) { deviceNames.name(of: $0) })
+        switch deviceNames {
+        case .generated:
+            // Generated names are written from their number: nothing to cache, whatever the device count.
+            output.append(contentsOf: "\"device-".utf8)
+            Self.appendDecimal(Int(event.device), to: &output)
+            output.append(UInt8(ascii: "\""))
+        case .registry:
+            output.append(contentsOf: cachedName(event.device, in: &deviceCache) { deviceNames.name(of: $0) })
+        }
         output.append(contentsOf: #","region":"#.utf8)
-        output.append(contentsOf: cachedName(event.region, in: &regionCache) { regionNames.name(of: $0) })
+        switch regionNames {
+        case .generated(let perDevice):
+            output.append(contentsOf: "\"device-".utf8)
+            Self.appendDecimal(Int(event.region) / perDevice, to: &output)
+            output.append(contentsOf: "/r".utf8)
+            Self.appendDecimal(Int(event.region) % perDevice, to: &output)
+            output.append(UInt8(ascii: "\""))
+        case .listed:
+            output.append(contentsOf: cachedName(event.region, in: &regionCache) { regionNames.name(of: $0) })
+        }
         output.append(contentsOf: #","event":""#.utf8)
         output.append(contentsOf: event.kind.description.utf8)
         output.append(UInt8(ascii: "\""))
@@ -47,6 +64,26 @@ public struct EventEncoder: Sendable {
         output.append(contentsOf: #","lon":"#.utf8)
         output.append(contentsOf: event.longitude.description.utf8)
         output.append(contentsOf: "}\n".utf8)
+    }
+
+    /// Appends the decimal digits of a non-negative number (no allocation).
+    static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
+        guard value > 0 else {
+            output.append(UInt8(ascii: "0"))
+            return
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while rest > 0 {
+                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            }
+            for i in stride(from: count - 1, through: 0, by: -1) { output.append(buffer[i]) }
+        }
     }
 
     private func cachedName(_ index: Int32, in cache: inout [[UInt8]?], name: (Int32) -> String) -> [UInt8] {

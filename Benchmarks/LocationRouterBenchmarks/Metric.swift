@@ -1,0 +1,84 @@
+import Foundation
+
+/// A metric the suite reports: its package-benchmark name, the unit it is stored in (JSON), how it is shown,
+/// and whether `--check` judges it.
+struct Metric: Sendable {
+    enum Direction: Sendable {
+        /// A regression is a value below baseline × (1 − tolerance).
+        case higherIsBetter
+        /// A regression is a value above baseline × (1 + tolerance).
+        case lowerIsBetter
+        /// Reported, never judged.
+        case informational
+    }
+
+    var name: String
+    /// The stored unit (JSON); `%` stands for the benchmark's unit (`updates/s`).
+    var storedUnit: String
+    /// The unit the table shows; `%` as above.
+    var shownUnit: String
+    var direction: Direction
+    /// A difference smaller than this (in the stored unit) is never a regression, whatever the ratio: memory
+    /// and latency have a few MiB and a fraction of a millisecond of noise that a ratio of a small value magnifies.
+    var noiseFloor: Double
+    var format: @Sendable (Double) -> String
+
+    init(
+        _ name: String, stored: String, shown: String, _ direction: Direction, noiseFloor: Double = 0,
+        format: @escaping @Sendable (Double) -> String
+    ) {
+        self.name = name
+        self.storedUnit = stored
+        self.shownUnit = shown
+        self.direction = direction
+        self.noiseFloor = noiseFloor
+        self.format = format
+    }
+
+    func unit(for benchmarkUnit: String) -> String { storedUnit.replacingOccurrences(of: "%", with: benchmarkUnit) }
+
+    /// `throughput (updates/s)`.
+    func label(for benchmarkUnit: String) -> String {
+        "\(name) (\(shownUnit.replacingOccurrences(of: "%", with: benchmarkUnit)))"
+    }
+
+    static let mebibyte = 1_048_576.0
+
+    /// Every metric, in display order.
+    static let all: [Metric] = [
+        Metric("throughput", stored: "%/s", shown: "%/s", .higherIsBetter, format: count),
+        Metric("throughputBytes", stored: "bytes/s", shown: "MB/s", .informational) {
+            String(format: "%.1f", $0 / 1e6)
+        },
+        Metric("throughputEvents", stored: "events/s", shown: "events/s", .informational, format: count),
+        Metric("wallClock", stored: "s", shown: "ms", .lowerIsBetter) { String(format: "%.1f", $0 * 1e3) },
+        Metric("cpuTotal", stored: "s", shown: "ms", .informational) { String(format: "%.1f", $0 * 1e3) },
+        Metric(
+            "peakMemoryResident", stored: "bytes", shown: "MiB", .lowerIsBetter, noiseFloor: 8 * mebibyte,
+            format: mebibytes),
+        Metric("peakMemoryResidentDelta", stored: "bytes", shown: "MiB", .informational, format: mebibytes),
+        Metric("residentAtFirstWrite", stored: "bytes", shown: "MiB", .informational, format: mebibytes),
+        Metric("residentAtLastWrite", stored: "bytes", shown: "MiB", .informational, format: mebibytes),
+        Metric(
+            "residentGrowth", stored: "bytes", shown: "MiB", .lowerIsBetter, noiseFloor: 4 * mebibyte, format: mebibytes
+        ),
+        Metric("bytesPerDevice", stored: "bytes", shown: "B", .informational) { String(format: "%.0f", $0) },
+        Metric("registrationPerDevice", stored: "ns", shown: "µs", .informational) { String(format: "%.2f", $0 / 1e3) },
+        Metric("latencyP50", stored: "ms", shown: "ms", .informational, format: milliseconds),
+        Metric("latencyP99", stored: "ms", shown: "ms", .lowerIsBetter, noiseFloor: 2, format: milliseconds),
+        Metric("latencyMax", stored: "ms", shown: "ms", .informational, format: milliseconds),
+    ]
+
+    static func named(_ name: String) -> Metric? { all.first { $0.name == name } }
+
+    @Sendable static func count(_ value: Double) -> String {
+        switch value {
+        case 1e6...: String(format: "%.3g M", value / 1e6)
+        case 1e3...: String(format: "%.3g k", value / 1e3)
+        default: String(format: "%.3g", value)
+        }
+    }
+
+    @Sendable static func mebibytes(_ value: Double) -> String { String(format: "%.1f", value / mebibyte) }
+    @Sendable static func milliseconds(_ value: Double) -> String { String(format: "%.3f", value) }
+}

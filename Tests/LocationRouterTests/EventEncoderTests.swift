@@ -1,0 +1,30 @@
+import GeofenceKit
+import Testing
+@testable import LocationRouter
+
+@Suite struct EventEncoderTests {
+    static func line(_ event: GeofenceEvent, devices: DeviceNames = .generated, regions: RegionNames = .generated(perDevice: 20)) -> String {
+        var encoder = EventEncoder(deviceNames: devices, regionNames: regions)
+        var bytes: [UInt8] = []
+        encoder.encode(event, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test(arguments: [(Int32(0), Int32(0), "device-0", "device-0/r0"), (42, 847, "device-42", "device-42/r7"), (1_999_999, 39_999_999, "device-1999999", "device-1999999/r19")])
+    func generatedNamesAreWrittenFromTheirNumbers(device: Int32, region: Int32, deviceName: String, regionName: String) {
+        let event = GeofenceEvent(device: device, region: region, kind: .enter, time: Timestamp(microseconds: 1_795_248_042_500_000), latitude: 25.0478, longitude: 121.517)
+        #expect(Self.line(event) == #"{"device":"\#(deviceName)","region":"\#(regionName)","event":"enter","time":"2026-11-21T08:00:42.5Z","lat":25.0478,"lon":121.517}"# + "\n")
+        // The same names as the tables that name devices and regions elsewhere.
+        #expect(DeviceNames.generated.name(of: device) == deviceName)
+        #expect(RegionNames.generated(perDevice: 20).name(of: region) == regionName)
+    }
+
+    @Test func listedNamesAreEscapedAndFailedAndStateEventsCarryTheirFields() {
+        let registry = DeviceRegistry()
+        _ = registry.append("bus \"17\"")
+        let failed = GeofenceEvent(device: 0, region: 0, kind: .failed, time: Timestamp(microseconds: 0), latitude: 0, longitude: 0, failure: .tooManyRegions, code: 5)
+        #expect(Self.line(failed, devices: .registry(registry), regions: .listed(["r\\21"])) == #"{"device":"bus \"17\"","region":"r\\21","event":"failed","code":5,"reason":"tooManyRegions","time":"1970-01-01T00:00:00Z"}"# + "\n")
+        let state = GeofenceEvent(device: 0, region: 0, kind: .state, time: Timestamp(microseconds: 0), latitude: 1, longitude: 2, inside: true)
+        #expect(Self.line(state, devices: .registry(registry), regions: .listed(["a"])).contains(#""event":"state","inside":true,"#))
+    }
+}
