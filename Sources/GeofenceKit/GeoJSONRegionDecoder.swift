@@ -3,7 +3,8 @@
 /// The format is the one in INTERFACES.md: the identifier is the feature's `id` (string or number) or else
 /// `properties.id`, required and unique; a `Point` with `properties.radius` (metres) is a circle; a `Polygon`
 /// (outer ring, then holes) or `MultiPolygon` is a polygon; `properties.devices`, `notifyOnEntry`,
-/// `notifyOnExit`, `notifyOnDwell` and `loiteringDelay` are optional. Other properties are ignored, as GeoJSON
+/// `notifyOnExit`, `notifyOnDwell`, `loiteringDelay`, `bufferDistance` and `confirmationTime` (this region's
+/// hysteresis) are optional. Other properties are ignored, as GeoJSON
 /// files exported from GIS tools carry many.
 ///
 /// Every error names the feature and field as a key path (`features[3].properties.radius: must be > 0`) at the
@@ -83,7 +84,9 @@ public enum GeoJSONRegionDecoder {
             notifyOnExit: try optionalBool(properties, "notifyOnExit", path: propertiesPath) ?? true,
             devices: try devices(properties, path: propertiesPath, warnings: &warnings),
             notifyOnDwell: try optionalBool(properties, "notifyOnDwell", path: propertiesPath),
-            loiteringDelay: try loiteringDelay(properties, path: propertiesPath))
+            loiteringDelay: try nonNegative(properties, "loiteringDelay", unit: "seconds", path: propertiesPath),
+            bufferDistance: try nonNegative(properties, "bufferDistance", unit: "metres", path: propertiesPath),
+            confirmationTime: try nonNegative(properties, "confirmationTime", unit: "seconds", path: propertiesPath))
         return (region, idValue, idPath)
     }
 
@@ -306,12 +309,15 @@ public enum GeoJSONRegionDecoder {
         return devices
     }
 
-    private static func loiteringDelay(_ properties: JSONValue?, path: String) throws(InputError) -> Double? {
-        guard let value = present(properties?["loiteringDelay"]) else { return nil }
-        let delayPath = JSONValue.path(path, key: "loiteringDelay")
-        let seconds = try value.number(path: delayPath)
-        guard seconds >= 0 else { throw value.error("must be ≥ 0 seconds", path: delayPath) }
-        return seconds
+    /// An optional property that must be a finite number ≥ 0 (a delay, a distance).
+    private static func nonNegative(
+        _ properties: JSONValue?, _ key: String, unit: String, path: String
+    ) throws(InputError) -> Double? {
+        guard let value = present(properties?[key]) else { return nil }
+        let keyPath = JSONValue.path(path, key: key)
+        let number = try value.number(path: keyPath)
+        guard number.isFinite, number >= 0 else { throw value.error("must be ≥ 0 \(unit)", path: keyPath) }
+        return number
     }
 
     // MARK: Helpers

@@ -8,13 +8,19 @@ public struct Region: Sendable {
     public var notifyOnDwell: Bool?
     /// Seconds a device must stay inside before `dwell`; `nil` uses the profile's default.
     public var loiteringDelay: Double?
+    /// This region's hysteresis (metres past the boundary, seconds there); `nil` uses the profile's.
+    public var bufferDistance: Double?
+    public var confirmationTime: Double?
     /// The devices that monitor this region; `nil` means every device.
     public var devices: [String]?
 
     public init(
         id: String, geometry: RegionGeometry, notifyOnEntry: Bool = true, notifyOnExit: Bool = true,
-        devices: [String]? = nil, notifyOnDwell: Bool? = nil, loiteringDelay: Double? = nil
+        devices: [String]? = nil, notifyOnDwell: Bool? = nil, loiteringDelay: Double? = nil,
+        bufferDistance: Double? = nil, confirmationTime: Double? = nil
     ) {
+        self.bufferDistance = bufferDistance
+        self.confirmationTime = confirmationTime
         self.id = id
         self.geometry = geometry
         self.notifyOnEntry = notifyOnEntry

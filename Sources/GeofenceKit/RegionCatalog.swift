@@ -26,7 +26,8 @@ public struct RegionCatalog: Sendable {
             MonitoredRegion(
                 id: Int32(index), geometry: region.geometry, notifyOnEntry: region.notifyOnEntry,
                 notifyOnExit: region.notifyOnExit, notifyOnDwell: region.notifyOnDwell,
-                loiteringDelay: region.loiteringDelay)
+                loiteringDelay: region.loiteringDelay, bufferDistance: region.bufferDistance,
+                confirmationTime: region.confirmationTime)
         }
     }
 

@@ -98,6 +98,12 @@ extension FileCheck {
             let time = point.time.map { "\"\($0.iso8601)\"" } ?? "null"
             return "{\"lat\":\(point.latitude),\"lon\":\(point.longitude),\"time\":\(time)}"
         }
+        // The earliest and latest time of any point (tracks, routes, waypoints): what a playback spans.
+        var timeSpan: String?
+        if let earliest = summary.earliestTime, let latest = summary.latestTime {
+            let seconds = Double(latest.microseconds - earliest.microseconds) / 1e6
+            timeSpan = "{\"first\":\"\(earliest.iso8601)\",\"last\":\"\(latest.iso8601)\",\"seconds\":\(seconds)}"
+        }
         let bounds = summary.bounds.map {
             "{\"minLat\":\($0.minLatitude),\"minLon\":\($0.minLongitude),\"maxLat\":\($0.maxLatitude),\"maxLon\":\($0.maxLongitude)}"
         }
@@ -108,6 +114,7 @@ extension FileCheck {
             ("waypoints", "\(summary.waypoints)"), ("routes", "\(summary.routes)"),
             ("routePoints", "\(summary.routePoints)"), ("bounds", bounds ?? "null"),
             ("firstTrackPoint", point(summary.firstTrackPoint)), ("lastTrackPoint", point(summary.lastTrackPoint)),
+            ("timeSpan", timeSpan ?? "null"),
         ]
     }
 

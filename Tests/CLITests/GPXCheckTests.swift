@@ -93,6 +93,9 @@ import Testing
         #expect(last["time"] as? String == "2009-03-02T14:06:05Z")
         let bounds = try #require(speed["bounds"] as? [String: Double])
         #expect(bounds == ["minLat": 52.330848, "minLon": 5.541333, "maxLat": 52.331014, "maxLon": 5.541371])
+        let span = try #require(speed["timeSpan"] as? [String: Any])
+        #expect(span["first"] as? String == "2009-03-02T14:05:52Z" && span["last"] as? String == "2009-03-02T14:06:05Z")
+        #expect(span["seconds"] as? Double == 13)
 
         // A time from 1901 with seven fraction digits, rounded to the microsecond.
         let (old, _) = try await Self.check(gpxFixture("gpxgo__gpx-without-root-attributes.gpx"))

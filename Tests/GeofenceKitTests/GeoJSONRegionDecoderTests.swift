@@ -32,7 +32,7 @@ import Testing
             collection(
                 circle(
                     id: "\"taipei-main\"",
-                    properties: #""radius": 250.5, "devices": ["bus-17", "bus-18"], "notifyOnEntry": false, "notifyOnDwell": true, "loiteringDelay": 30, "name": "ignored", "style": {"color": "red"}"#
+                    properties: #""radius": 250.5, "devices": ["bus-17", "bus-18"], "notifyOnEntry": false, "notifyOnDwell": true, "loiteringDelay": 30, "bufferDistance": 150, "confirmationTime": 15, "name": "ignored", "style": {"color": "red"}"#
                 ),
                 circle(id: "null", properties: #""id": "from-properties", "radius": 10, "notifyOnExit": null"#)))
         #expect(regions.count == 2)
@@ -44,6 +44,7 @@ import Testing
         #expect(first.devices == ["bus-17", "bus-18"])
         #expect(first.notifyOnEntry == false && first.notifyOnExit == true)
         #expect(first.notifyOnDwell == true && first.loiteringDelay == 30)
+        #expect(first.bufferDistance == 150 && first.confirmationTime == 15)
         let second = regions[1]
         #expect(second.id == "from-properties")
         #expect(second.devices == nil && second.notifyOnEntry && second.notifyOnExit && second.notifyOnDwell == nil)

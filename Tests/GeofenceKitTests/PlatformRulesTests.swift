@@ -64,6 +64,21 @@ import Testing
         #expect(Self.run(steps, settings: Self.iosNoInitialState) == expected)
     }
 
+    @Test func aRegionsOwnHysteresisOverridesTheProfiles() {
+        var own = Self.region()
+        own.bufferDistance = 50
+        own.confirmationTime = 5
+        // Under exact rules, this region alone debounces: 60 m inside for 5 s.
+        let steps = [Step(metres: 2_000, seconds: 0), Step(metres: 980, seconds: 10), Step(metres: 940, seconds: 20), Step(metres: 940, seconds: 30)]
+        #expect(Self.run(steps, settings: .exact, regions: [own]) == ["enter@25"])
+        #expect(Self.run(steps, settings: .exact, regions: [Self.region()]) == ["enter@10"])
+        // Under iOS rules, a region without hysteresis reports every crossing at once.
+        var none = Self.region()
+        none.bufferDistance = 0
+        none.confirmationTime = 0
+        #expect(Self.run(steps, settings: Self.iosNoInitialState, regions: [none]) == ["enter@10"])
+    }
+
     @Test func aConfirmationFallsDueWithoutAnotherSampleWhenTheClockAdvances() {
         let steps = [Step(metres: 2_000, seconds: 0), Step(metres: 700, seconds: 10)]
         #expect(Self.run(steps, settings: Self.iosNoInitialState, advanceTo: 29) == [])

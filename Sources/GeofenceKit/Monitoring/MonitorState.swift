@@ -50,6 +50,8 @@ public struct MonitorState: Sendable {
     private var dwellDue: [Int64] = []
     /// Loitering delays of the slots whose region sets its own.
     private var ownLoiteringDelay: [Int: Double] = [:]
+    /// Hysteresis of the slots whose region sets its own (buffer, confirmation time).
+    private var ownHysteresis: [Int: Hysteresis] = [:]
 
     private var timers = TimerQueue()
 
@@ -322,6 +324,13 @@ public struct MonitorState: Sendable {
             (region.notifyOnEntry ? Self.notifyOnEntry : 0) | (region.notifyOnExit ? Self.notifyOnExit : 0)
                 | (dwells ? Self.notifyOnDwell : 0) | (isInside ? Self.inside : 0))
         if let delay = region.loiteringDelay { ownLoiteringDelay[slot] = delay }
+        if region.bufferDistance != nil || region.confirmationTime != nil {
+            var own = settings.hysteresis
+            own.bufferDistance = region.bufferDistance ?? own.bufferDistance
+            own.confirmationTime = region.confirmationTime ?? own.confirmationTime
+            ownHysteresis[slot] = own
+            isRich = true
+        }
         if dwells && !isRich { isRich = true }
         if saved?.pendingSince != nil || saved?.dwellDue != nil { isRich = true }
         if isRich {
@@ -336,7 +345,7 @@ public struct MonitorState: Sendable {
                 pendingSince[slot] = since
                 timers.push(
                     TimerQueue.Timer(
-                        due: since + Int64(settings.hysteresis.confirmationTime * 1e6), device: device,
+                        due: since + confirmation(slot), device: device,
                         slot: Int32(slot), kind: .confirmation))
             }
             if let due = saved.dwellDue {
@@ -377,7 +386,7 @@ public struct MonitorState: Sendable {
             if fraction <= (small ? confidence.smallExitFraction : confidence.exitFraction) { return .outside }
             return .undecided
         }
-        let hysteresis = settings.hysteresis
+        let hysteresis = hysteresis(slot)
         guard hysteresis.bufferDistance > 0 else {
             let isInside = polygon?.contains(latitude: latitude, longitude: longitude)
                 ?? packed.circleContains(latitude: latitude, longitude: longitude)
@@ -402,14 +411,14 @@ public struct MonitorState: Sendable {
         case .inside where isInside, .outside where !isInside:
             pendingSince[slot] = Self.none
         case .inside, .outside:
-            let confirmation = settings.hysteresis.confirmationTime
+            let confirmation = hysteresis(slot).confirmationTime
             if confirmation <= 0 {
                 transition(slot: slot, device: device, at: time.microseconds, latitude: latitude, longitude: longitude, into: &events)
             } else if pendingSince[slot] == Self.none {
                 pendingSince[slot] = time.microseconds
                 timers.push(
                     TimerQueue.Timer(
-                        due: time.microseconds + Int64(confirmation * 1e6), device: device, slot: Int32(slot),
+                        due: time.microseconds + self.confirmation(slot), device: device, slot: Int32(slot),
                         kind: .confirmation))
             }
         }
@@ -420,8 +429,8 @@ public struct MonitorState: Sendable {
         device: Int32, row: Int, slots: Range<Int>, upTo time: Int64, into events: inout [GeofenceEvent]
     ) {
         var due: [TimerQueue.Timer] = []
-        let confirmation = Int64(settings.hysteresis.confirmationTime * 1e6)
         for slot in slots {
+            let confirmation = self.confirmation(slot)
             if pendingSince[slot] != Self.none && pendingSince[slot] + confirmation <= time {
                 due.append(.init(due: pendingSince[slot] + confirmation, device: device, slot: Int32(slot), kind: .confirmation))
             }
@@ -440,8 +449,7 @@ public struct MonitorState: Sendable {
         let row = Int(timer.device / stride)
         switch timer.kind {
         case .confirmation:
-            let confirmation = Int64(settings.hysteresis.confirmationTime * 1e6)
-            guard pendingSince[slot] != Self.none, pendingSince[slot] + confirmation == timer.due else { return }
+            guard pendingSince[slot] != Self.none, pendingSince[slot] + confirmation(slot) == timer.due else { return }
             transition(
                 slot: slot, device: timer.device, at: timer.due, latitude: lastLatitude[row],
                 longitude: lastLongitude[row], into: &events)
@@ -474,6 +482,12 @@ public struct MonitorState: Sendable {
             }
         }
     }
+
+    /// The slot's hysteresis: its region's own, else the profile's.
+    private func hysteresis(_ slot: Int) -> Hysteresis { ownHysteresis[slot] ?? settings.hysteresis }
+
+    /// The slot's confirmation time in microseconds.
+    private func confirmation(_ slot: Int) -> Int64 { Int64(hysteresis(slot).confirmationTime * 1e6) }
 
     private mutating func startDwell(device: Int32, slot: Int, from time: Int64) {
         let due = time + Int64((ownLoiteringDelay[slot] ?? settings.loiteringDelay) * 1e6)

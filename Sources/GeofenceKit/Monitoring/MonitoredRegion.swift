@@ -9,11 +9,17 @@ public struct MonitoredRegion: Sendable {
     public var notifyOnDwell: Bool?
     /// Seconds inside before `dwell`; `nil` leaves it to the profile.
     public var loiteringDelay: Double?
+    /// This region's hysteresis; `nil` leaves it to the profile.
+    public var bufferDistance: Double?
+    public var confirmationTime: Double?
 
     public init(
         id: Int32, geometry: RegionGeometry, notifyOnEntry: Bool = true, notifyOnExit: Bool = true,
-        notifyOnDwell: Bool? = nil, loiteringDelay: Double? = nil
+        notifyOnDwell: Bool? = nil, loiteringDelay: Double? = nil, bufferDistance: Double? = nil,
+        confirmationTime: Double? = nil
     ) {
+        self.bufferDistance = bufferDistance
+        self.confirmationTime = confirmationTime
         self.id = id
         self.geometry = geometry
         self.notifyOnEntry = notifyOnEntry
