@@ -109,26 +109,11 @@ public struct CircleGeometry: Sendable {
     /// fitted `margin` of the geodesic for the circles this type validates, and a fine estimate beyond.
     @inlinable
     public func planarDistanceSquared(latitude: Double, longitude: Double) -> Double {
-        let k = Geodesic.radiansPerDegree
-        // Differences are taken in degrees, where they are exact for nearby points and the wrap is exact.
-        let dPhi = (latitude - center.latitude) * k
-        var dLonDegrees = longitude - center.longitude
-        if abs(dLonDegrees) > 180 {
-            // Across the antimeridian ±360 is exact (Sterbenz) and cheaper than a libm call; `remainder` is only
-            // for longitudes outside ±180, which validated coordinates never have.
-            dLonDegrees =
-                abs(dLonDegrees) <= 540
-                ? dLonDegrees - (dLonDegrees > 0 ? 360 : -360) : dLonDegrees.remainder(dividingBy: 360)
-        }
-        let dLambda = dLonDegrees * k
-
-        let delta = 0.5 * dPhi  // φm − φ0
-        let cosMid = cosLatitude * (1 - 0.5 * delta * delta) - sinLatitude * delta
-        let n = primeVerticalRadius + primeVerticalRadiusSlope * delta
-        let m = meridionalRadius + meridionalRadiusSlope * delta
-        let x = n * cosMid * dLambda
-        let y = m * dPhi
-        return x * x + y * y
+        MidLatitudePlane.distanceSquared(
+            centerLatitude: center.latitude, centerLongitude: center.longitude, sinLatitude: sinLatitude,
+            cosLatitude: cosLatitude, primeVerticalRadius: primeVerticalRadius,
+            primeVerticalRadiusSlope: primeVerticalRadiusSlope, meridionalRadius: meridionalRadius,
+            meridionalRadiusSlope: meridionalRadiusSlope, latitude: latitude, longitude: longitude)
     }
 
     /// The exact decision, kept out of line so that the inlined fast path stays small.

@@ -53,22 +53,11 @@ struct PackedRegion: Sendable {
     /// The circle's squared distance on the mid-latitude plane, as ``CircleGeometry`` computes it.
     @inline(__always)
     func planarDistanceSquared(latitude pointLatitude: Double, longitude pointLongitude: Double) -> Double {
-        let k = Geodesic.radiansPerDegree
-        let dPhi = (pointLatitude - latitude) * k
-        var dLonDegrees = pointLongitude - longitude
-        if abs(dLonDegrees) > 180 {
-            dLonDegrees =
-                abs(dLonDegrees) <= 540
-                ? dLonDegrees - (dLonDegrees > 0 ? 360 : -360) : dLonDegrees.remainder(dividingBy: 360)
-        }
-        let dLambda = dLonDegrees * k
-        let delta = 0.5 * dPhi
-        let cosMid = cosLatitude * (1 - 0.5 * delta * delta) - sinLatitude * delta
-        let n = primeVerticalRadius + Double(primeVerticalRadiusSlope) * delta
-        let m = meridionalRadius + Double(meridionalRadiusSlope) * delta
-        let x = n * cosMid * dLambda
-        let y = m * dPhi
-        return x * x + y * y
+        MidLatitudePlane.distanceSquared(
+            centerLatitude: latitude, centerLongitude: longitude, sinLatitude: sinLatitude, cosLatitude: cosLatitude,
+            primeVerticalRadius: primeVerticalRadius, primeVerticalRadiusSlope: Double(primeVerticalRadiusSlope),
+            meridionalRadius: meridionalRadius, meridionalRadiusSlope: Double(meridionalRadiusSlope),
+            latitude: pointLatitude, longitude: pointLongitude)
     }
 
     /// Whether a circle contains the point (the boundary is inside); polygons are asked through their table.
