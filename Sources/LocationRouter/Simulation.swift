@@ -133,100 +133,11 @@ public struct Simulation: Sendable {
         snapshots.cancel()
         await snapshots.value
         try await saveState()
-        let wall = Double(MonotonicClock.now() - started) / 1e9
-        var rejected = Dictionary(uniqueKeysWithValues: sourceSummary.rejected.map { ($0.key.rawValue, $0.value) })
-        let outOfOrder = shardSummaries.reduce(0) { $0 + $1.outOfOrder }
-        if outOfOrder > 0 { rejected[SampleRejection.outOfOrder.rawValue, default: 0] += outOfOrder }
-        let emitted = shardSummaries.reduce(0) { $0 + $1.events }
+        let devices = shardSummaries.reduce(0) { $0 + $1.devices }
         let report = RunReport(
-            devices: shardSummaries.reduce(0) { $0 + $1.devices },
-            regions: wiring.regionCount(devices: shardSummaries.reduce(0) { $0 + $1.devices }),
-            monitoredRegions: shardSummaries.reduce(0) { $0 + $1.monitoredRegions },
-            samplesRead: sourceSummary.read,
-            samples: sourceSummary.samples,
-            filtered: sourceSummary.filtered,
-            updates: shardSummaries.reduce(0) { $0 + $1.evaluated },
-            wallSeconds: wall,
-            simulatedSeconds: sourceSummary.lastTime >= sourceSummary.firstTime
-                ? Double(sourceSummary.lastTime - sourceSummary.firstTime) / 1e6 : 0,
-            events: Dictionary(
-                uniqueKeysWithValues: EventKind.allCases.map { ($0.description, dispatchSummary.countsByKind[$0.rawValue]) }),
-            failures: Dictionary(
-                uniqueKeysWithValues: FailureReason.allCases.map { ($0.description, dispatchSummary.failuresByReason[$0.rawValue]) }),
-            suppressed: ["background": shardSummaries.reduce(0) { $0 + $1.suppressedInBackground }],
-            eventsEmitted: emitted,
-            notificationsDelivered: dispatchSummary.delivered,
-            dropped: emitted - dispatchSummary.delivered,
-            rejected: rejected,
-            inputErrors: sourceSummary.inputErrors,
-            latency: dispatchSummary.latency,
-            peakResidentBytes: ProcessResources.peakResidentBytes(),
-            shards: shardCount,
-            profile: configuration.profile,
-            seed: configuration.seed,
-            backPressureWaits: inputCredits.reduce(0) { $0 + $1.waitCount } + eventCredits.waitCount,
-            peakBatchesInFlight: inputCredits.reduce(0) { $0 + $1.peakInFlight } + eventCredits.peakInFlight,
-            batchCapacity: inputCredits.reduce(0) { $0 + $1.capacity } + eventCredits.capacity,
-            version: LocationRouterVersion.current,
-            webhook: nil,
-            interrupted: stop?.isRequested ?? false)
+            source: sourceSummary, shards: shardSummaries, dispatch: dispatchSummary, gates: inputCredits + [eventCredits],
+            regions: wiring.regionCount(devices: devices), wallSeconds: Double(MonotonicClock.now() - started) / 1e9,
+            configuration: configuration, interrupted: stop?.isRequested ?? false)
         return (report, dispatchSummary.events)
     }
-}
-
-/// How the configured source and regions turn into names and region lookups.
-private struct Wiring: Sendable {
-    let source: SourceKind
-    let deviceNames: DeviceNames
-    let regionNames: RegionNames
-    let lookup: MonitorState.RegionLookup
-    private let definedRegions: Int?
-    /// Regions generated per device (0 with a region file or a sample stream).
-    let perDevice: Int
-    /// How many devices there will be, when the source says in advance.
-    let knownDevices: Int?
-
-    init(configuration: SimulationConfiguration) {
-        let catalog = configuration.regions.map { RegionCatalog(regions: $0) }
-        definedRegions = catalog?.regions.count
-        switch configuration.source {
-        case .randomWalk(var walk):
-            if catalog != nil { walk.regions.perDevice = 0 }
-            knownDevices = walk.devices
-            let plan = RandomWalkPlan(configuration: walk, seed: configuration.seed)
-            source = .randomWalk(plan)
-            deviceNames = .generated
-            perDevice = walk.regions.perDevice
-            (regionNames, lookup) = Self.generatedDeviceRegions(catalog, perDevice: perDevice, generate: plan.regions)
-        case .playback(let traces, var playback):
-            if catalog != nil { playback.regions.perDevice = 0 }
-            knownDevices = playback.devices
-            let plan = PlaybackPlan(traces: traces, configuration: playback, seed: configuration.seed)
-            source = .playback(plan)
-            deviceNames = .generated
-            perDevice = playback.regions.perDevice
-            (regionNames, lookup) = Self.generatedDeviceRegions(catalog, perDevice: perDevice, generate: plan.regions)
-        case .samples(var input):
-            let registry = DeviceRegistry()
-            input.registry = registry
-            source = .samples(input)
-            deviceNames = .registry(registry)
-            perDevice = 0
-            knownDevices = nil
-            let catalog = catalog ?? RegionCatalog(regions: [])
-            regionNames = .listed(catalog.identifiers)
-            lookup = { catalog.regions(forDevice: registry.name(of: $0)) }
-        }
-    }
-
-    /// Regions of generated devices (`device-N`): the region file's when there is one, else generated per device.
-    private static func generatedDeviceRegions(
-        _ catalog: RegionCatalog?, perDevice: Int, generate: @escaping MonitorState.RegionLookup
-    ) -> (RegionNames, MonitorState.RegionLookup) {
-        guard let catalog else { return (.generated(perDevice: max(1, perDevice)), generate) }
-        return (.listed(catalog.identifiers), { catalog.regions(forDevice: DeviceNames.generated.name(of: $0)) })
-    }
-
-    /// Regions defined: the region file's, or those generated for the devices that took part.
-    func regionCount(devices: Int) -> Int { definedRegions ?? devices * perDevice }
 }
