@@ -17,7 +17,7 @@ import Testing
         var description: String { file }
     }
 
-    /// Every file that Fixtures/gpx/MANIFEST.md (copied from /work/shared/testdata/gpx) gives facts for, with
+    /// Every file that Fixtures/gpx/MANIFEST.md (copied from the project's shared GPX test data) gives facts for, with
     /// exactly its "facts (gpxpy)" column: version; trk, seg, trkpt (timed), wpt, rtept. The three files gpxpy
     /// fails on are tested separately below.
     static let manifest: [ManifestFacts] = [

@@ -10,7 +10,7 @@ Writes, next to this script:
                           polygons with an exact (rational) even-odd test written below, boundary inside
 
     pip install geographiclib==2.1
-    python3 make-reference.py [GPX_DIR]       # GPX_DIR defaults to /work/shared/testdata/gpx
+    python3 make-reference.py [GPX_DIR]       # GPX_DIR defaults to the copies in Tests/CLITests/Fixtures/gpx
 
 The output is deterministic: running it again rewrites identical files.
 """
@@ -29,7 +29,8 @@ from geographiclib.geodesic import Geodesic
 
 G = Geodesic.WGS84
 HERE = os.path.dirname(os.path.abspath(__file__))
-GPX_DIR = sys.argv[1] if len(sys.argv) > 1 else "/work/shared/testdata/gpx"
+GPX_DIR = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "CLITests", "Fixtures", "gpx")
 
 # (device, file, how many timed points to keep at most)
 TRACKS = [
