@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -13,6 +14,7 @@ final class WebhookTransport: Sendable {
     private let session: URLSession
     private let url: URL
     private let timeout: Double
+    private let stopped = Atomic<Bool>(false)
 
     init(configuration: WebhookConfiguration) {
         let settings = URLSessionConfiguration.ephemeral
@@ -33,28 +35,45 @@ final class WebhookTransport: Sendable {
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = body
-        do {
-            let (_, response) = try await session.data(for: request)
-            guard let http = response as? HTTPURLResponse else {
-                return .retryable(reason: "not an HTTP response", retryAfter: nil)
+        // The data task is driven by hand so that cancelling the worker, or `cancelAll`, ends it at once whenever it
+        // happens: before the task exists, while it runs, or after the session was told to stop.
+        let handle = TaskHandle()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<WebhookAttemptOutcome, Never>) in
+                guard !stopped.load(ordering: .acquiring) else {
+                    continuation.resume(returning: .cancelled)
+                    return
+                }
+                let task = session.dataTask(with: request) { _, response, error in
+                    continuation.resume(returning: Self.outcome(response: response, error: error))
+                }
+                handle.start(task)
+                if stopped.load(ordering: .acquiring) { handle.cancel() }
             }
-            return .classify(status: http.statusCode, retryAfter: http.value(forHTTPHeaderField: "Retry-After"))
-        } catch let error as URLError where error.code == .cancelled {
-            return .cancelled
-        } catch is CancellationError {
-            return .cancelled
-        } catch {
-            // Connection refused or reset, DNS, TLS, timeout: any of these may pass, so all are retried.
-            return .retryable(reason: error.localizedDescription, retryAfter: nil)
+        } onCancel: {
+            handle.cancel()
         }
     }
 
-    /// Cancels the requests in flight (they end as ``WebhookAttemptOutcome/cancelled``) and releases the session.
+    private static func outcome(response: URLResponse?, error: (any Error)?) -> WebhookAttemptOutcome {
+        if let error {
+            if let urlError = error as? URLError, urlError.code == .cancelled { return .cancelled }
+            // Connection refused or reset, DNS, TLS, timeout: any of these may pass, so all are retried.
+            return .retryable(reason: error.localizedDescription, retryAfter: nil)
+        }
+        guard let http = response as? HTTPURLResponse else {
+            return .retryable(reason: "not an HTTP response", retryAfter: nil)
+        }
+        return .classify(status: http.statusCode, retryAfter: http.value(forHTTPHeaderField: "Retry-After"))
+    }
+
+    /// Cancels the requests in flight (they end as ``WebhookAttemptOutcome/cancelled``), refuses new ones, and
+    /// releases the session.
     func cancelAll() {
+        stopped.store(true, ordering: .releasing)
         session.invalidateAndCancel()
     }
 
-    /// Releases the session once nothing is in flight any more.
     func invalidate() {
         session.finishTasksAndInvalidate()
     }
@@ -69,5 +88,27 @@ private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable 
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         completionHandler(nil)
+    }
+}
+
+/// The data task of one request, cancellable from any thread, also before it is started.
+private final class TaskHandle: Sendable {
+    private let state = Mutex<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
+
+    func start(_ task: URLSessionDataTask) {
+        let cancelled = state.withLock { state -> Bool in
+            state.task = task
+            return state.cancelled
+        }
+        task.resume()
+        if cancelled { task.cancel() }
+    }
+
+    func cancel() {
+        let task = state.withLock { state -> URLSessionDataTask? in
+            state.cancelled = true
+            return state.task
+        }
+        task?.cancel()
     }
 }
