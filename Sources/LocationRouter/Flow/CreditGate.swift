@@ -8,19 +8,12 @@ import Synchronization
 /// by `capacity` batches, however slow the consumer. Waiting producers are resumed in FIFO order; a waiting
 /// producer whose task is cancelled throws `CancellationError`.
 public final class CreditGate: Sendable {
-    private struct Waiter {
-        let id: UInt64
-        let continuation: CheckedContinuation<Void, any Error>
-    }
-
     private struct State {
         var available: Int
         var inFlight = 0
         var peakInFlight = 0
         var waits = 0
-        var nextID: UInt64 = 0
-        var waiters: [Waiter] = []
-        var cancelledBeforeWaiting: Set<UInt64> = []
+        var waiters = WaitQueue()
 
         mutating func take() {
             available -= 1
@@ -51,49 +44,25 @@ public final class CreditGate: Sendable {
                 return nil
             }
             state.waits += 1
-            state.nextID += 1
-            return state.nextID
+            return state.waiters.makeID()
         }
         guard let id else { return }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                enum Outcome { case proceed, cancelled, wait }
-                let outcome: Outcome = state.withLock { state in
-                    if state.cancelledBeforeWaiting.remove(id) != nil { return .cancelled }
-                    if state.available > 0 {
-                        state.take()
-                        return .proceed
-                    }
-                    state.waiters.append(Waiter(id: id, continuation: continuation))
-                    return .wait
-                }
-                switch outcome {
-                case .proceed: continuation.resume()
-                case .cancelled: continuation.resume(throwing: CancellationError())
-                case .wait: break
-                }
-            }
-        } onCancel: {
-            let waiter: Waiter? = state.withLock { state in
-                if let index = state.waiters.firstIndex(where: { $0.id == id }) {
-                    return state.waiters.remove(at: index)
-                }
-                state.cancelledBeforeWaiting.insert(id)
-                return nil
-            }
-            waiter?.continuation.resume(throwing: CancellationError())
+        try await waitCancellably(id, on: state, queue: \.waiters) { state in
+            guard state.available > 0 else { return false }
+            state.take()
+            return true
         }
     }
 
     /// Returns a credit: hands it straight to the longest-waiting producer, if any.
     public func release() {
-        let waiter: Waiter? = state.withLock { state in
+        let waiter: WaitQueue.Waiter? = state.withLock { state in
             state.inFlight -= 1
             state.available += 1
             guard !state.waiters.isEmpty else { return nil }
             state.take()
-            return state.waiters.removeFirst()
+            return state.waiters.popFirst()
         }
-        waiter?.continuation.resume()
+        waiter?.resume()
     }
 }

@@ -12,11 +12,6 @@ final class WebhookOutbox: Sendable {
     /// A batch given straight to a worker that was waiting for one; resumed after the lock is released.
     private typealias Handoff = (worker: CheckedContinuation<WebhookBatch?, Never>, batch: WebhookBatch)
 
-    private struct Writer {
-        let id: UInt64
-        let continuation: CheckedContinuation<Void, any Error>
-    }
-
     private struct State {
         var builder: WebhookBatchBuilder
         /// Cut, not yet taken by a worker, oldest first.
@@ -31,9 +26,7 @@ final class WebhookOutbox: Sendable {
         var finished = false
         var abandoned = false
         var idleWorkers: [CheckedContinuation<WebhookBatch?, Never>] = []
-        var writers: [Writer] = []
-        var nextWriterID: UInt64 = 0
-        var cancelledBeforeWaiting: Set<UInt64> = []
+        var writers = WaitQueue()
         var writerWaits = 0
 
         /// Enters `batches` in the ledger and gives each to an idle worker or queues it; the caller resumes
@@ -104,34 +97,11 @@ final class WebhookOutbox: Sendable {
         let id: UInt64? = state.withLock { state in
             guard !state.queue.isEmpty, !state.abandoned else { return nil }
             state.writerWaits += 1
-            state.nextWriterID &+= 1
-            return state.nextWriterID
+            return state.writers.makeID()
         }
         guard let id else { return }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                enum Outcome { case proceed, cancelled, wait }
-                let outcome: Outcome = state.withLock { state in
-                    if state.cancelledBeforeWaiting.remove(id) != nil { return .cancelled }
-                    if state.queue.isEmpty || state.abandoned { return .proceed }
-                    state.writers.append(Writer(id: id, continuation: continuation))
-                    return .wait
-                }
-                switch outcome {
-                case .proceed: continuation.resume()
-                case .cancelled: continuation.resume(throwing: CancellationError())
-                case .wait: break
-                }
-            }
-        } onCancel: {
-            let writer: Writer? = state.withLock { state in
-                if let index = state.writers.firstIndex(where: { $0.id == id }) {
-                    return state.writers.remove(at: index)
-                }
-                state.cancelledBeforeWaiting.insert(id)
-                return nil
-            }
-            writer?.continuation.resume(throwing: CancellationError())
+        try await waitCancellably(id, on: state, queue: \.writers) { state in
+            state.queue.isEmpty || state.abandoned
         }
     }
 
@@ -139,7 +109,7 @@ final class WebhookOutbox: Sendable {
     func next() async -> WebhookBatch? {
         await withCheckedContinuation { (continuation: CheckedContinuation<WebhookBatch?, Never>) in
             enum Outcome {
-                case batch(WebhookBatch, [Writer])
+                case batch(WebhookBatch, [WaitQueue.Waiter])
                 case none
                 case wait
             }
@@ -147,8 +117,7 @@ final class WebhookOutbox: Sendable {
                 if state.abandoned { return .none }
                 if !state.queue.isEmpty {
                     let batch = state.queue.removeFirst()
-                    var released: [Writer] = []
-                    if state.queue.isEmpty { swap(&released, &state.writers) }
+                    let released = state.queue.isEmpty ? state.writers.removeAll() : []
                     return .batch(batch, released)
                 }
                 if state.finished { return .none }
@@ -157,7 +126,7 @@ final class WebhookOutbox: Sendable {
             }
             switch outcome {
             case .batch(let batch, let released):
-                for writer in released { writer.continuation.resume() }
+                for writer in released { writer.resume() }
                 continuation.resume(returning: batch)
             case .none: continuation.resume(returning: nil)
             case .wait: break
@@ -187,13 +156,11 @@ final class WebhookOutbox: Sendable {
         let (workers, writers) = state.withLock { state in
             state.abandoned = true
             var workers: [CheckedContinuation<WebhookBatch?, Never>] = []
-            var writers: [Writer] = []
             swap(&workers, &state.idleWorkers)
-            swap(&writers, &state.writers)
-            return (workers, writers)
+            return (workers, state.writers.removeAll())
         }
         for worker in workers { worker.resume(returning: nil) }
-        for writer in writers { writer.continuation.resume() }
+        for writer in writers { writer.resume() }
     }
 
     /// Removes a batch from the ledger.
