@@ -13,13 +13,7 @@ extension FileCheck {
     /// (not XML, truncated…) the counts are those read before it.
     static func checkGPX(path: String) -> FileCheck {
         var result = FileCheck(file: path, kind: .gpx)
-        let chunks: FileChunks
-        do {
-            chunks = try FileChunks(path: path)
-        } catch {
-            result.markMissing(error, path: path)
-            return result
-        }
+        guard let chunks = openChunks(path, marking: &result) else { return result }
         var reader = GPXReader()
         var summary = GPXSummary()
         var events: [GPXEvent] = []

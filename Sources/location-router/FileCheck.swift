@@ -91,17 +91,21 @@ struct FileCheck {
         }
     }
 
+    /// The file's chunks, or `nil` with `result` marked missing (exit 66) when it cannot be opened.
+    static func openChunks(_ path: String, marking result: inout FileCheck) -> FileChunks? {
+        do {
+            return try FileChunks(path: path)
+        } catch {
+            result.markMissing(error, path: path)
+            return nil
+        }
+    }
+
     /// Checks a sample file line by line as `run` reads it, streaming it in 1 MiB chunks: a line over the limit
     /// is an error, never held in memory. A CSV header that cannot be read ends the check, as it ends a run.
     static func checkSamples(path: String) -> FileCheck {
         var result = FileCheck(file: path, kind: .samples)
-        let chunks: FileChunks
-        do {
-            chunks = try FileChunks(path: path)
-        } catch {
-            result.markMissing(error, path: path)
-            return result
-        }
+        guard let chunks = openChunks(path, marking: &result) else { return result }
         var reader = SampleFileCheck()
         var splitter = LineSplitter()
         while !reader.stopped {
