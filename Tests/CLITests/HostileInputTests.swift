@@ -285,15 +285,7 @@ struct BoundedRun {
 func runExecutableBounded(
     _ arguments: [String], stdin: String, folder: String, timeLimit: Duration = .seconds(120)
 ) async throws -> BoundedRun {
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        .appendingPathComponent("location-router")
-    let products = binary.deletingLastPathComponent()
-    let candidates = [binary.path]
-        + ((try? FileManager.default.contentsOfDirectory(atPath: products.path)) ?? [])
-        .map { products.appendingPathComponent($0).appendingPathComponent("location-router").path }
-    guard let executable = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: binary.path])
-    }
+    let executable = try executablePath()
     let outPath = folder + "/stdout", errPath = folder + "/stderr"
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
