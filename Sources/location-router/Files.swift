@@ -1,4 +1,5 @@
 import Foundation
+import LocationRouter
 
 /// Reading and writing whole files with the exit codes users script against.
 enum Files {
@@ -11,12 +12,17 @@ enum Files {
         return [UInt8](data)
     }
 
-    /// Replaces `path` with `text`. - Throws: exit 74 when it cannot be written.
-    static func write(_ text: String, to path: String) throws(CommandError) {
+    /// Writes `text` to `path` (`-`: standard output) through ``OutputFile``: a regular file is replaced
+    /// atomically, a device or FIFO written in place. - Throws: exit 74 when it cannot be written.
+    static func write(_ text: String, to path: String, console: Console) throws(CommandError) {
+        if path == "-" {
+            console.out(text.hasSuffix("\n") ? text : text + "\n")
+            return
+        }
         do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try OutputFile.write(text, to: path)
         } catch {
-            throw CommandError(.outputFailed, "\(path): cannot be written (\(error.localizedDescription))")
+            throw CommandError(.outputFailed, error.description)
         }
     }
 }

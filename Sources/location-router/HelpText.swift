@@ -58,7 +58,9 @@ enum HelpText {
           --webhook <url>         Also POST events to an http(s) URL, in JSON-array batches, with retries.
           --dead-letter <path>    Where undeliverable webhook batches go (default:
                                   webhook-dead-letter.ndjson).
-          --report <path>         Write the JSON report to a file.
+          --report <path|->       Write the JSON report to a file, or '-' for standard output. A regular
+                                  file is replaced atomically; a device or FIFO is written in place.
+          --no-report             Write no JSON report (overrides config.json's "report").
           --state <path>          Save device state at the end; restore it at the start when it exists.
           --snapshot-interval <s> Also save the state every <s> wall-clock seconds.
           --seed <n>              Seed of the random walk (same seed, same events).

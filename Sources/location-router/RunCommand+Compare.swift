@@ -46,7 +46,7 @@ extension RunCommand {
             json.removeLast()  // the closing brace of the baseline's report
             json += ",\"comparison\":" + ProfileComparison.json(comparisons).trimmingCharacters(in: .newlines)
             json += ",\"profiles\":{" + perProfile.joined(separator: ",") + "}}\n"
-            try Files.write(json, to: path)
+            try Files.write(json, to: path, console: console)
         }
         return finish(thresholds, humanOutputOnStandardError: false)
     }

@@ -107,6 +107,7 @@ struct RunCommand {
         if let events = try arguments.option("--events") { scenario.events = events }
         if arguments.flag("--no-events") { scenario.events = nil }
         if let report = try arguments.option("--report") { scenario.report = report }
+        if arguments.flag("--no-report") { scenario.report = nil }
         if let seed = try arguments.option("--seed") {
             guard let value = UInt64(seed) else {
                 throw .usage("The value '\(seed)' is invalid for '--seed <n>' (a whole number ≥ 0)")
@@ -225,12 +226,15 @@ struct RunCommand {
         if !thresholds.isEmpty { report.thresholds = thresholds }
         if !scenario.quiet {
             let table = SummaryTable(report: report, eventsDestination: scenario.events).text
-            if scenario.events == "-" { console.err(table) } else { console.out(table) }
+            if humanOutputOnStandardError { console.err(table) } else { console.out(table) }
         }
-        if let path = scenario.report { try Files.write(report.json, to: path) }
-        let status = finish(thresholds, humanOutputOnStandardError: scenario.events == "-")
+        if let path = scenario.report { try Files.write(report.json, to: path, console: console) }
+        let status = finish(thresholds, humanOutputOnStandardError: humanOutputOnStandardError)
         return report.interrupted ? .interrupted : status
     }
+
+    /// Whether the summary goes to standard error: when events or the report go to standard output.
+    var humanOutputOnStandardError: Bool { scenario.events == "-" || scenario.report == "-" }
 
     /// Prints how the run fared against its thresholds (with `--quiet`, only the failed ones, on standard error)
     /// and returns the exit status: 99 when any threshold was not met.

@@ -115,7 +115,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try Data("{\"format\":\"location-router-state\",\"version\":1}\n{\"device\":".utf8)
             .write(to: URL(fileURLWithPath: directory + "/state.ndjson"))
-        let run = await runCommand(["--devices", "5", "--duration", "5", "--no-events", "--report", "/dev/null", "--state", directory + "/state.ndjson"])
+        let run = await runCommand(["--devices", "5", "--duration", "5", "--no-events", "--no-report", "--state", directory + "/state.ndjson"])
         #expect(run.status == .invalidInput)
         #expect(run.err.contains("state.ndjson"))
     }
@@ -124,7 +124,7 @@ import Testing
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/state.ndjson"
-        let run = await runCommand(["--devices", "30", "--duration", "20", "--no-events", "--report", "/dev/null", "--state", path])
+        let run = await runCommand(["--devices", "30", "--duration", "20", "--no-events", "--no-report", "--state", path])
         #expect(run.status == .success, "\(run.err)")
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.hasPrefix("{\"format\":\"location-router-state\""))

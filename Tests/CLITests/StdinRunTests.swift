@@ -6,7 +6,7 @@ import Testing
     @Test func ndjsonOnStandardInputGivesTheExpectedEvents() throws {
         let samples = try String(contentsOfFile: fixture("walk.ndjson"), encoding: .utf8)
         let run = try runExecutable(
-            ["--source", "stdin", "--regions", fixture("taipei-regions.geojson"), "--events", "-", "--report", "/dev/null"],
+            ["--source", "stdin", "--regions", fixture("taipei-regions.geojson"), "--events", "-", "--no-report"],
             stdin: samples)
         #expect(run.status == 0, "\(run.err)")
         let lines = run.out.split(separator: "\n").map(String.init)
@@ -25,14 +25,14 @@ import Testing
     @Test func badLinesAreReportedAndSkippedOrFatalOnRequest() throws {
         let samples = try String(contentsOfFile: fixture("bad-lines.ndjson"), encoding: .utf8)
         let skipping = try runExecutable(
-            ["--source", "stdin", "--regions", fixture("taipei-regions.geojson"), "--events", "-", "--report", "/dev/null"],
+            ["--source", "stdin", "--regions", fixture("taipei-regions.geojson"), "--events", "-", "--no-report"],
             stdin: samples)
         #expect(skipping.status == 0)
         #expect(skipping.err.contains("stdin:2"))
         #expect(skipping.err.contains("stdin:4"))
         let failing = try runExecutable(
             ["--source", "stdin", "--regions", fixture("taipei-regions.geojson"), "--on-bad-input", "fail", "--events", "-",
-             "--report", "/dev/null"],
+             "--no-report"],
             stdin: samples)
         #expect(failing.status == 65)
         #expect(failing.err.contains("stdin:2"))
@@ -41,7 +41,7 @@ import Testing
     @Test func csvOnStandardInputIsDetectedFromItsHeader() throws {
         let samples = try String(contentsOfFile: fixture("walk.csv"), encoding: .utf8)
         let run = try runExecutable(
-            ["--source", "stdin", "--regions", fixture("taipei-regions.geojson"), "--events", "-", "--report", "/dev/null", "--quiet"],
+            ["--source", "stdin", "--regions", fixture("taipei-regions.geojson"), "--events", "-", "--no-report", "--quiet"],
             stdin: samples)
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out.split(separator: "\n").map { $0.contains("\"event\":\"enter\"") ? "enter" : "exit" } == ["enter", "exit"])
