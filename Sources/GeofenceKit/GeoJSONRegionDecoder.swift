@@ -42,14 +42,14 @@ public enum GeoJSONRegionDecoder {
         let features = try required(root, "features", path: "", hint: nil).array(path: "features")
         var regions: [Region] = []
         regions.reserveCapacity(features.count)
-        var firstFeatureWithID: [String: Int] = [:]
+        var firstFeatureWithID: [ExactName: Int] = [:]
         for (index, feature) in features.enumerated() {
             let path = JSONValue.path("features", index: index)
             let (region, idValue, idPath) = try decodeFeature(feature, path: path, warnings: &warnings)
-            if let first = firstFeatureWithID[region.id] {
+            if let first = firstFeatureWithID[ExactName(region.id)] {
                 throw idValue.error("duplicate id \"\(region.id)\" (features[\(first)] has it too)", path: idPath)
             }
-            firstFeatureWithID[region.id] = index
+            firstFeatureWithID[ExactName(region.id)] = index
             regions.append(region)
         }
         return regions

@@ -7,15 +7,15 @@ public struct RegionCatalog: Sendable {
     public let regions: [Region]
     private let compiled: [MonitoredRegion]
     private let everyDevice: [Int32]
-    private let byDevice: [String: [Int32]]
+    private let byDevice: [ExactName: [Int32]]
 
     public init(regions: [Region]) {
         self.regions = regions
         var everyDevice: [Int32] = []
-        var byDevice: [String: [Int32]] = [:]
+        var byDevice: [ExactName: [Int32]] = [:]
         for (index, region) in regions.enumerated() {
             if let devices = region.devices {
-                for device in Set(devices) { byDevice[device, default: []].append(Int32(index)) }
+                for device in Set(devices.map(ExactName.init)) { byDevice[device, default: []].append(Int32(index)) }
             } else {
                 everyDevice.append(Int32(index))
             }
@@ -35,7 +35,7 @@ public struct RegionCatalog: Sendable {
 
     /// The regions `device` monitors, in file order.
     public func regions(forDevice device: String) -> [MonitoredRegion] {
-        guard let own = byDevice[device] else { return everyDevice.map { compiled[Int($0)] } }
+        guard let own = byDevice[ExactName(device)] else { return everyDevice.map { compiled[Int($0)] } }
         // Both lists are ascending: merge them to keep file order.
         var merged: [MonitoredRegion] = []
         merged.reserveCapacity(own.count + everyDevice.count)

@@ -151,7 +151,7 @@ private struct SampleFileCheck {
     private var format: SampleFormat?
     private var header: CSVSampleHeader?
     private var samples = 0
-    private var devices: [String: Int64] = [:]
+    private var devices: [ExactName: Int64] = [:]
     private var first = Int64.max
     private var last = Int64.min
 
@@ -192,12 +192,12 @@ private struct SampleFileCheck {
             return
         }
         let time = sample.time.microseconds
-        if let previous = devices[sample.device], time < previous {
+        if let previous = devices[ExactName(sample.device)], time < previous {
             errors.append(
                 InputError("older than the previous sample of device \"\(sample.device)\"", line: number, field: "time"))
             return
         }
-        devices[sample.device] = time
+        devices[ExactName(sample.device)] = time
         samples += 1
         first = min(first, time)
         last = max(last, time)

@@ -4,13 +4,13 @@ import GeofenceKit
 struct StateTranslation: Sendable {
     let deviceNames: DeviceNames
     let regionNames: RegionNames
-    private let regionIndex: [String: Int32]
+    private let regionIndex: [ExactName: Int32]
 
     init(deviceNames: DeviceNames, regionNames: RegionNames) {
         self.deviceNames = deviceNames
         self.regionNames = regionNames
         if case .listed(let names) = regionNames {
-            regionIndex = Dictionary(names.enumerated().map { ($1, Int32($0)) }, uniquingKeysWith: { first, _ in first })
+            regionIndex = Dictionary(names.enumerated().map { (ExactName($1), Int32($0)) }, uniquingKeysWith: { first, _ in first })
         } else {
             regionIndex = [:]
         }
@@ -19,7 +19,7 @@ struct StateTranslation: Sendable {
     /// The index of a region name of this run, or `nil` when the run has no such region.
     func region(named name: String) -> Int32? {
         switch regionNames {
-        case .listed: return regionIndex[name]
+        case .listed: return regionIndex[ExactName(name)]
         case .generated(let perDevice):
             // `device-D/rK`
             guard name.hasPrefix("device-"), let slash = name.firstIndex(of: "/"),
@@ -43,9 +43,9 @@ struct StateTranslation: Sendable {
 
     /// A lookup for the monitors: device index → its saved state, with this run's indices.
     func lookup(_ snapshot: StateSnapshot) -> MonitorState.StateLookup {
-        let byName = Dictionary(snapshot.devices.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
+        let byName = Dictionary(snapshot.devices.map { (ExactName($0.name), $0) }, uniquingKeysWith: { _, last in last })
         return { [self] device in
-            guard let saved = byName[deviceNames.name(of: device)] else { return nil }
+            guard let saved = byName[ExactName(deviceNames.name(of: device))] else { return nil }
             return DeviceState(
                 device: device, time: saved.time, latitude: saved.latitude, longitude: saved.longitude,
                 regions: saved.regions.compactMap { region in

@@ -14,7 +14,7 @@ struct SampleStreamRouter {
     private var pacer: Pacer
     private var format: SampleFormat?
     private var csvHeader: CSVSampleHeader?
-    private var deviceIndex: [String: Int32] = [:]
+    private var deviceIndex: [ExactName: Int32] = [:]
     private var lastTime: [Int64] = []
     private var batches: [LocationBatch]
     private var summary = SourceSummary()
@@ -119,11 +119,12 @@ struct SampleStreamRouter {
     /// Queues a sample for its device's shard; returns the shard, or `nil` when the sample is rejected.
     private mutating func route(_ sample: LocationSample) throws -> Int? {
         let device: Int32
-        if let known = deviceIndex[sample.device] {
+        let name = ExactName(sample.device)
+        if let known = deviceIndex[name] {
             device = known
         } else {
             device = input.registry.append(sample.device)
-            deviceIndex[sample.device] = device
+            deviceIndex[name] = device
             lastTime.append(.min)
         }
         let time = sample.time.microseconds

@@ -1,0 +1,27 @@
+/// A device or region identifier compared as the exact sequence of its Unicode scalars.
+///
+/// Swift's `String` equality (and hashing) uses canonical equivalence, so `café` written with U+00E9 and with
+/// `e` + U+0301 are one string to a `Dictionary<String, _>`. Identifiers from other systems are opaque bytes:
+/// two ids that differ only in normalisation are two devices (or two regions). Every table keyed by an
+/// identifier uses this key.
+public struct ExactName: Hashable, Sendable, CustomStringConvertible {
+    public let string: String
+
+    public init(_ string: String) { self.string = string }
+
+    public var description: String { string }
+
+    public static func == (lhs: ExactName, rhs: ExactName) -> Bool {
+        lhs.string.utf8.elementsEqual(rhs.string.utf8)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        let hashed: Bool? = string.utf8.withContiguousStorageIfAvailable {
+            hasher.combine(bytes: UnsafeRawBufferPointer($0))
+            return true
+        }
+        if hashed == nil {
+            for byte in string.utf8 { hasher.combine(byte) }
+        }
+    }
+}
