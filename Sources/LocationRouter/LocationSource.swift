@@ -125,11 +125,17 @@ public actor LocationSource {
                 group.addTask {
                     var lane = makeLane(shard, shardCount)
                     var pacer = Pacer(pace: pace)
+                    _ = pacer.delay(until: lane.pacingTime.microseconds)  // the origin: the lane's first sample
                     var summary = SourceSummary()
                     while !lane.isFinished && stop?.isRequested != true {
-                        try await pacer.wait(until: lane.pacingTime.microseconds, stop: stop)
+                        // Paced, a batch holds only the samples already due, so no sample enters before its moment.
+                        let limit = pacer.simulatedNow() ?? .max
+                        if pacer.isPaced && lane.pacingTime.microseconds > limit {
+                            try await pacer.wait(until: lane.pacingTime.microseconds, stop: stop)
+                            continue
+                        }
                         var batch = LocationBatch(capacity: batchSize)
-                        _ = lane.fill(&batch, capacity: batchSize)
+                        _ = lane.fill(&batch, capacity: batchSize, upTo: limit)
                         // An empty batch is only worth sending at the end, for its final watermark.
                         guard !batch.isEmpty || lane.isFinished else { continue }
                         summary.noteTimes(of: batch)

@@ -14,26 +14,46 @@ public enum Pace: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Holds a producer back until the wall clock catches up with simulated time.
+/// Holds a producer back until the wall clock catches up with simulated time, sample by sample.
+///
+/// The first sample sets the origin: simulated time `t` is due at wall-clock `origin.wall + (t − origin.t) / factor`.
 struct Pacer: Sendable {
     private let pace: Pace
     private var origin: (wall: UInt64, simulated: Int64)?
 
     init(pace: Pace) { self.pace = pace }
 
+    var isPaced: Bool { pace != .max }
+
+    /// Nanoseconds until `time` (microseconds) is due; 0 when it is due now or the run is not paced. The first
+    /// call sets the origin.
+    mutating func delay(until time: Int64) -> UInt64 {
+        guard case .factor(let factor) = pace else { return 0 }
+        let now = MonotonicClock.now()
+        guard let origin else {
+            self.origin = (now, time)
+            return 0
+        }
+        let target = origin.wall &+ UInt64(max(0, Double(time - origin.simulated) * 1_000 / factor))
+        return target > now ? target - now : 0
+    }
+
+    /// The latest simulated time (microseconds) that is due now: `Int64.max` when the run is not paced, `nil`
+    /// before the origin is set.
+    func simulatedNow() -> Int64? {
+        guard case .factor(let factor) = pace else { return .max }
+        guard let origin else { return nil }
+        let elapsed = Double(MonotonicClock.now() &- origin.wall) / 1_000 * factor
+        return origin.simulated &+ Int64(elapsed)
+    }
+
     /// Sleeps until the wall-clock moment that corresponds to `time`; the first call sets the origin. Wakes up
     /// early, in at most 50 ms, when `stop` is requested.
     mutating func wait(until time: Int64, stop: StopSignal? = nil) async throws {
-        guard case .factor(let factor) = pace else { return }
-        guard let origin else {
-            self.origin = (MonotonicClock.now(), time)
-            return
-        }
-        let target = origin.wall &+ UInt64(max(0, Double(time - origin.simulated) * 1_000 / factor))
         while stop?.isRequested != true {
-            let now = MonotonicClock.now()
-            guard target > now else { return }
-            try await Task.sleep(nanoseconds: min(target - now, 50_000_000))
+            let delay = delay(until: time)
+            guard delay > 0 else { return }
+            try await Task.sleep(nanoseconds: min(delay, 50_000_000))
         }
     }
 }

@@ -2,8 +2,9 @@ import GeofenceKit
 
 /// A producer of one shard's samples that the source drives: the random walk and trace playback.
 public protocol SampleLane: Sendable {
-    /// Appends up to `capacity - batch.count` samples; returns `false` once the lane has nothing more.
-    mutating func fill(_ batch: inout LocationBatch, capacity: Int) -> Bool
+    /// Appends up to `capacity - batch.count` samples whose ``pacingTime`` is at most `limit` (microseconds;
+    /// `Int64.max` at full speed); returns `false` once the lane has nothing more.
+    mutating func fill(_ batch: inout LocationBatch, capacity: Int, upTo limit: Int64) -> Bool
     var isFinished: Bool { get }
     /// The simulated time the next samples belong to.
     var nextTime: Timestamp { get }

@@ -36,11 +36,14 @@ public struct PlaybackLane: Sendable {
     /// The time of the round being filled (for pacing).
     public var nextTime: Timestamp { Timestamp(microseconds: roundEnd - roundLength) }
 
-    /// Appends up to `capacity - batch.count` samples; returns `false` once every device's trace is over.
-    public mutating func fill(_ batch: inout LocationBatch, capacity: Int) -> Bool {
-        while !active.isEmpty && batch.count < capacity {
+    /// Appends up to `capacity - batch.count` samples, none later than `limit`; returns `false` once every
+    /// device's trace is over.
+    public mutating func fill(_ batch: inout LocationBatch, capacity: Int, upTo limit: Int64 = .max) -> Bool {
+        while !active.isEmpty && batch.count < capacity && nextTime.microseconds <= limit {
             let i = active[cursor]
-            while batch.count < capacity, let sample = pending[i], sample.time.microseconds < roundEnd {
+            while batch.count < capacity, let sample = pending[i], sample.time.microseconds < roundEnd,
+                sample.time.microseconds <= limit
+            {
                 if !batch.append(
                     device: devices[i], latitude: sample.latitude, longitude: sample.longitude, time: sample.time,
                     through: &filter)
@@ -50,8 +53,8 @@ public struct PlaybackLane: Sendable {
                 latest = max(latest, sample.time.microseconds)
                 pending[i] = players[i].next()
             }
-            guard batch.count < capacity || pending[i].map({ $0.time.microseconds >= roundEnd }) ?? true else {
-                break  // the batch is full in the middle of this device's round: continue here next time
+            guard pending[i].map({ $0.time.microseconds >= roundEnd }) ?? true else {
+                break  // full, or not due yet, in the middle of this device's round: continue here next time
             }
             cursor += 1
             if cursor == active.count { endRound() }

@@ -65,14 +65,16 @@ public struct RandomWalkLane: Sendable {
         return configuration.start.adding(seconds: step * configuration.interval)
     }
 
-    /// Appends up to `capacity - batch.count` samples to `batch` (fewer when filters suppress some); returns
-    /// `false` once the walk is over.
-    public mutating func fill(_ batch: inout LocationBatch, capacity: Int) -> Bool {
+    /// Appends up to `capacity - batch.count` samples to `batch` (fewer when filters suppress some), none whose
+    /// ``pacingTime`` is past `limit`; returns `false` once the walk is over.
+    public mutating func fill(_ batch: inout LocationBatch, capacity: Int, upTo limit: Int64 = .max) -> Bool {
         let configuration = plan.configuration
         let center = configuration.center
         while !isFinished && batch.count < capacity {
+            if limit != .max && pacingTime.microseconds > limit { break }
             let blockEnd = min(blockStart + stepsPerVisit, steps)
             while cursor < devices.count && batch.count < capacity {
+                if limit != .max && pacingTime.microseconds > limit { break }
                 let i = cursor
                 while step < blockEnd && batch.count < capacity {
                     if step > 0 { advance(i, towards: center) }

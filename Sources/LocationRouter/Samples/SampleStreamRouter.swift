@@ -5,8 +5,14 @@ import GeofenceKit
 /// to its shard.
 ///
 /// A batch is sent when it is full and, so that slow live streams are not held back, at the end of every chunk
-/// the reader hands over (a chunk is whatever one `read` returned). Memory is bounded: a few chunks, one line of at most `maxLineLength` bytes, and one
-/// batch per shard (each at most one chunk's lines).
+/// the reader hands over (a chunk is whatever one `read` returned). Memory is bounded: a few chunks, one line of
+/// at most `maxLineLength` bytes, one batch per shard (each at most one chunk's lines), and at most
+/// `maxDevices` distinct device names.
+///
+/// **Timers follow each device's own clock.** Batches carry no watermark until the input ends: a device's
+/// confirmation and dwell timers fire when its own next sample passes them (or at the end of the input, when
+/// time stops at the latest sample). A device that runs ahead of another can therefore never fire the other's
+/// timers early, and the events do not depend on the shard count or on how the stream's lines interleave.
 struct SampleStreamRouter {
     private let input: SampleInput
     private let shardCount: Int
@@ -20,9 +26,6 @@ struct SampleStreamRouter {
     private var summary = SourceSummary()
     private var lineNumber = 0
     private static let maxKeptErrors = 20
-    /// How far behind the latest sample the monitors' clock stays for live streams (µs): a device whose samples
-    /// arrive up to this late, relative to others, still has its timers fire in its own order.
-    static let lateness: Int64 = 10_000_000
     private var latest: Int64 = .min
 
     private var filter: LocationFilter?
@@ -73,8 +76,16 @@ struct SampleStreamRouter {
         for piece in pieces {
             switch piece {
             case .line(let line, let number):
-                // Decoding stays synchronous; only a full batch waits for its credit.
-                if let full = try take(line, number: number) { try await dispatch(shard: full, via: send) }
+                // Decoding stays synchronous; only a full batch waits for its credit, and a paced run for its time.
+                guard let sample = try decode(line, number: number) else { continue }
+                if pacer.isPaced, pacer.delay(until: sample.time.microseconds) > 0 {
+                    // Whatever is due goes out before the source sleeps until this sample's moment.
+                    try await flush(send: send)
+                    try await pacer.wait(until: sample.time.microseconds, stop: stop)
+                }
+                if let shard = try route(sample), batches[shard].count >= batchSize {
+                    try await dispatch(shard: shard, via: send)
+                }
             case .tooLong(let number):
                 summary.read += 1
                 try reject(.lineTooLong, InputError("line is longer than \(input.maxLineLength) bytes", line: number))
@@ -82,9 +93,8 @@ struct SampleStreamRouter {
         }
     }
 
-    /// Decodes one line (without its newline) and queues the sample for its shard.
-    /// - Returns: the shard whose batch the sample filled, if it did.
-    private mutating func take(_ line: ArraySlice<UInt8>, number: Int) throws -> Int? {
+    /// Decodes one line (without its newline); `nil` for a blank line, the CSV header or a rejected line.
+    private mutating func decode(_ line: ArraySlice<UInt8>, number: Int) throws -> LocationSample? {
         lineNumber = number
         if SampleDecoder.isBlank(line) { return nil }
         let format = format ?? SampleFormat.detect(firstLine: line)
@@ -112,8 +122,7 @@ struct SampleStreamRouter {
             try reject(error.reason, error.error)
             return nil
         }
-        guard let shard = try route(sample), batches[shard].count >= batchSize else { return nil }
-        return shard
+        return sample
     }
 
     /// Queues a sample for its device's shard; returns the shard, or `nil` when the sample is rejected.
@@ -166,11 +175,8 @@ struct SampleStreamRouter {
     }
 
     private mutating func dispatch(shard: Int, via send: Send) async throws {
-        var batch = batches[shard]
+        let batch = batches[shard]
         batches[shard] = LocationBatch(capacity: batchSize)
-        // Devices may interleave slightly out of time order; timers wait `lateness` behind the latest sample.
-        batch.watermark = latest == .min ? nil : latest - Self.lateness
-        try await pacer.wait(until: batch.times[0], stop: stop)
         summary.noteTimes(of: batch)
         try await send(batch, shard)
     }
