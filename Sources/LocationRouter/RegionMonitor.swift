@@ -20,30 +20,60 @@ public struct ShardSummary: Sendable {
 public actor RegionMonitor {
     private var state: MonitorState
     private let progress: PipelineProgress?
+    private let shard: Int
+    /// Whether the shard sends its final state when its input ends (periodic snapshots need it).
+    private let sendsFinalState: Bool
+    /// The most events one outgoing batch holds: a batch of samples that causes more (say, a thousand devices each
+    /// refused ten thousand regions) goes out in several, each taking a credit, so memory stays bounded.
+    static let maxEventsPerBatch = 1 << 16
 
-    public init(state: MonitorState, progress: PipelineProgress? = nil) {
+    public init(state: MonitorState, progress: PipelineProgress? = nil, shard: Int = 0, sendsFinalState: Bool = false) {
         self.state = state
         self.progress = progress
+        self.shard = shard
+        self.sendsFinalState = sendsFinalState
     }
 
     /// Evaluates every batch until the input finishes.
     ///
     /// Returns the input credit as soon as a batch is evaluated and takes an output credit before sending its
-    /// events on, so back-pressure from the dispatcher reaches the source.
+    /// events on, so back-pressure from the dispatcher reaches the source. A snapshot cut (which came without a
+    /// credit) is answered with this shard's state, in order with its events.
     public func run(
         _ input: AsyncStream<LocationBatch>, inputCredits: CreditGate,
         output: AsyncStream<EventBatch>.Continuation, outputCredits: CreditGate
     ) async throws -> ShardSummary {
         var emitted = 0
         for await batch in input {
-            let events = evaluate(batch)
+            if batch.isSnapshotCut {
+                try await outputCredits.acquire()
+                var cut = EventBatch(events: [], ingress: 0, shard: shard)
+                cut.cut = .init(devices: state.exportState(), isFinal: false)
+                output.yield(cut)
+                continue
+            }
+            let emittedBefore = emitted
+            var events: [GeofenceEvent] = []
+            for i in 0..<batch.count {
+                evaluate(batch, at: i, into: &events)
+                if events.count >= Self.maxEventsPerBatch {
+                    emitted += events.count
+                    try await send(&events, ingress: batch.ingress, output: output, credits: outputCredits)
+                }
+            }
+            if let watermark = batch.watermark { state.advance(to: Timestamp(microseconds: watermark), into: &events) }
             inputCredits.release()
-            progress?.add(updates: batch.count, events: events.count)
             if !events.isEmpty {
                 emitted += events.count
-                try await outputCredits.acquire()
-                output.yield(EventBatch(events: events, ingress: batch.ingress))
+                try await send(&events, ingress: batch.ingress, output: output, credits: outputCredits)
             }
+            progress?.add(updates: batch.count, events: emitted - emittedBefore)
+        }
+        if sendsFinalState {
+            try await outputCredits.acquire()
+            var final = EventBatch(events: [], ingress: 0, shard: shard)
+            final.cut = .init(devices: state.exportState(), isFinal: true)
+            output.yield(final)
         }
         return ShardSummary(
             evaluated: state.evaluatedCount, outOfOrder: state.outOfOrderCount, devices: state.deviceCount,
@@ -56,16 +86,21 @@ public actor RegionMonitor {
         state.exportState()
     }
 
-    private func evaluate(_ batch: LocationBatch) -> [GeofenceEvent] {
-        var events: [GeofenceEvent] = []
-        for i in 0..<batch.count {
-            let accuracy = batch.accuracies[i]
-            _ = state.evaluate(
-                device: batch.devices[i], latitude: batch.latitudes[i], longitude: batch.longitudes[i],
-                time: Timestamp(microseconds: batch.times[i]), accuracy: accuracy.isNaN ? nil : Double(accuracy),
-                into: &events)
-        }
-        if let watermark = batch.watermark { state.advance(to: Timestamp(microseconds: watermark), into: &events) }
-        return events
+    private func send(
+        _ events: inout [GeofenceEvent], ingress: UInt64, output: AsyncStream<EventBatch>.Continuation,
+        credits: CreditGate
+    ) async throws {
+        try await credits.acquire()
+        output.yield(EventBatch(events: events, ingress: ingress, shard: shard))
+        events = []
+    }
+
+    @inline(__always)
+    private func evaluate(_ batch: LocationBatch, at i: Int, into events: inout [GeofenceEvent]) {
+        let accuracy = batch.accuracies[i]
+        _ = state.evaluate(
+            device: batch.devices[i], latitude: batch.latitudes[i], longitude: batch.longitudes[i],
+            time: Timestamp(microseconds: batch.times[i]), accuracy: accuracy.isNaN ? nil : Double(accuracy),
+            into: &events)
     }
 }

@@ -61,6 +61,10 @@ extension RunReport {
             ]
             pairs.append(("webhook", object(deliveries)))
         }
+        if let stoppedBy { pairs.append(("stoppedBy", EventEncoder.jsonLiteral(stoppedBy))) }
+        if let snapshots {
+            pairs.append(("snapshots", object([("saved", String(snapshots.saved)), ("failed", String(snapshots.failed))])))
+        }
         if let thresholds {
             pairs.append(("thresholds", "[" + thresholds.map(\.json).joined(separator: ",") + "]"))
         }

@@ -50,6 +50,10 @@ public struct RunReport: Sendable {
     public var interrupted: Bool = false
     /// The thresholds tested against this run, when any were configured (set by whoever configured them).
     public var thresholds: [ThresholdResult]? = nil
+    /// The signal that stopped the run early (`SIGINT`, `SIGTERM`, `SIGHUP`), when one did.
+    public var stoppedBy: String? = nil
+    /// Periodic state snapshots saved and failed, when the run saved state (`nil` otherwise).
+    public var snapshots: (saved: Int, failed: Int)? = nil
 
     public var updatesPerSecond: Double { wallSeconds > 0 ? Double(updates) / wallSeconds : 0 }
     public var eventsPerSecond: Double { wallSeconds > 0 ? Double(eventsEmitted) / wallSeconds : 0 }

@@ -19,6 +19,13 @@ public struct Simulation: Sendable {
     public var statePath: String?
     /// Wall-clock seconds between snapshots during the run; 0: only at the end.
     public var snapshotInterval: Double = 0
+    /// The snapshot to continue from, when the caller has read (and checked) it already; otherwise it is read
+    /// from `statePath` when that file exists.
+    public var restoredSnapshot: StateSnapshot?
+    /// The events file's resolved path, recorded in snapshots so that a restart can continue it.
+    public var eventsPath: String?
+    /// Called when a periodic snapshot cannot be saved (the run goes on; the failure is counted in the report).
+    public var onSnapshotFailure: (@Sendable (any Error) -> Void)?
 
     public init(configuration: SimulationConfiguration, sink: (any EventSink)?, progress: PipelineProgress? = nil) {
         self.configuration = configuration
@@ -51,14 +58,13 @@ public struct Simulation: Sendable {
         let wiring = Wiring(configuration: configuration)
         let translation = StateTranslation(deviceNames: wiring.deviceNames, regionNames: wiring.regionNames)
         var restored: MonitorState.StateLookup?
-        if let statePath, let snapshot = try StateFile.read(statePath) {
-            guard snapshot.profile == configuration.profile else {
-                throw InputError(
-                    "the snapshot was written by profile \(snapshot.profile), this run uses \(configuration.profile)",
-                    file: statePath, line: 1, field: "profile")
-            }
+        var restoredSequence: (@Sendable (Int32) -> UInt64?)?
+        if let snapshot = try restoredSnapshot ?? statePath.flatMap({ try StateFile.read($0) }) {
+            try Self.check(snapshot, profile: configuration.profile, path: statePath ?? "state")
             restored = translation.lookup(snapshot)
+            restoredSequence = translation.sequenceLookup(snapshot)
         }
+        let snapshotsDuringRun = statePath != nil && snapshotInterval > 0
 
         let inputs = (0..<shardCount).map { _ in AsyncStream<LocationBatch>.makeStream() }
         let inputCredits = (0..<shardCount).map { _ in CreditGate(capacity: max(1, configuration.creditsPerShard)) }
@@ -78,33 +84,44 @@ public struct Simulation: Sendable {
                 let own = (devices - shard + shardCount - 1) / shardCount
                 state.reserveCapacity(devices: own, regions: own * min(wiring.perDevice, configuration.settings.slotLimit))
             }
-            return RegionMonitor(state: state, progress: progress)
+            return RegionMonitor(state: state, progress: progress, shard: shard, sendsFinalState: snapshotsDuringRun)
         }
-        let dispatcher = NotificationDispatcher(
-            sink: sink, encoder: EventEncoder(deviceNames: wiring.deviceNames, regionNames: wiring.regionNames),
-            flushThreshold: configuration.eventBufferBytes, keepsEvents: keepingEvents)
-
-        let saveState: @Sendable () async throws -> Void = { [statePath, profile = configuration.profile] in
+        let save: @Sendable ([DeviceState], [(device: Int32, seq: UInt64)], Int64?) throws -> Void = {
+            [statePath, eventsPath, profile = configuration.profile] devices, sequences, bytes in
             guard let statePath else { return }
-            var devices: [StateSnapshot.Device] = []
-            for monitor in monitors { devices += await monitor.exportState().map(translation.named) }
-            try StateFile.write(StateSnapshot(profile: profile, devices: devices), to: statePath)
+            var events: StateSnapshot.EventsFile?
+            if let eventsPath, let bytes { events = StateSnapshot.EventsFile(path: eventsPath, bytes: bytes) }
+            try StateFile.write(
+                translation.snapshot(profile: profile, devices: devices, sequences: sequences, events: events), to: statePath)
         }
-        let snapshots = Task { [snapshotInterval] in
-            guard snapshotInterval > 0 else { return }
-            while !Task.isCancelled {
-                try? await Task.sleep(nanoseconds: UInt64(snapshotInterval * 1e9))
-                if Task.isCancelled { break }
-                try? await saveState()
-            }
-        }
-        defer { snapshots.cancel() }
+        let cut = snapshotsDuringRun ? SnapshotCut() : nil
+        let dispatcher = NotificationDispatcher(
+            sink: sink,
+            encoder: EventEncoder(
+                deviceNames: wiring.deviceNames, regionNames: wiring.regionNames, restoredSequence: restoredSequence),
+            flushThreshold: configuration.eventBufferBytes, keepsEvents: keepingEvents, shardCount: shardCount, cut: cut,
+            saveSnapshot: { try save($0.devices, $0.sequences, $0.eventsBytes) }, snapshotFailed: onSnapshotFailure)
 
         var sourceSummary = SourceSummary()
         var shardSummaries: [ShardSummary] = []
         var dispatchSummary = DispatchSummary()
-        try await withThrowingTaskGroup(of: StageResult.self) { group in
-            group.addTask { .dispatcher(try await dispatcher.run(events, credits: eventCredits)) }
+        try await withThrowingTaskGroup(of: StageResult?.self) { group in
+            group.addTask {
+                .dispatcher(try await dispatcher.run(events, credits: eventCredits, checkpointsAtEnd: statePath != nil))
+            }
+            if let cut {
+                // Periodic snapshots: a cut through every shard's input, completed by the dispatcher (SnapshotCut).
+                group.addTask { [snapshotInterval] in
+                    while !Task.isCancelled {
+                        try? await Task.sleep(nanoseconds: UInt64(snapshotInterval * 1e9))
+                        guard !Task.isCancelled, cut.begin() else { continue }
+                        var cutBatch = LocationBatch()
+                        cutBatch.isSnapshotCut = true
+                        for input in inputs { input.continuation.yield(cutBatch) }
+                    }
+                    return nil
+                }
+            }
             group.addTask {
                 defer { eventOutput.finish() }
                 return .monitors(
@@ -120,24 +137,40 @@ public struct Simulation: Sendable {
                     })
             }
             group.addTask { .source(try await source.run()) }
+            var stagesLeft = 3
             for try await result in group {
                 switch result {
-                case .source(let summary): sourceSummary = summary
-                case .monitors(let summaries): shardSummaries = summaries
-                case .dispatcher(let summary): dispatchSummary = summary
+                case .source(let summary)?: sourceSummary = summary
+                case .monitors(let summaries)?: shardSummaries = summaries
+                case .dispatcher(let summary)?: dispatchSummary = summary
+                case nil: continue
                 }
+                stagesLeft -= 1
+                // The pipeline has drained: the snapshot timer goes too, before the final snapshot.
+                if stagesLeft == 0 { group.cancelAll() }
             }
         }
 
-        // The last periodic snapshot must not land after the final one.
-        snapshots.cancel()
-        await snapshots.value
-        try await saveState()
+        if statePath != nil {
+            var devices: [DeviceState] = []
+            for monitor in monitors { devices += await monitor.exportState() }
+            try save(devices, dispatchSummary.sequences, dispatchSummary.eventsBytes)
+        }
         let devices = shardSummaries.reduce(0) { $0 + $1.devices }
-        let report = RunReport(
+        var report = RunReport(
             source: sourceSummary, shards: shardSummaries, dispatch: dispatchSummary, gates: inputCredits + [eventCredits],
             regions: wiring.regionCount(devices: devices), wallSeconds: Double(MonotonicClock.now() - started) / 1e9,
             configuration: configuration, interrupted: stop?.isRequested ?? false)
+        if statePath != nil { report.snapshots = (dispatchSummary.snapshotsSaved, dispatchSummary.snapshotFailures) }
         return (report, dispatchSummary.events)
+    }
+
+    /// Refuses a snapshot written by another profile.
+    public static func check(_ snapshot: StateSnapshot, profile: String, path: String) throws {
+        guard snapshot.profile == profile else {
+            throw InputError(
+                "the snapshot was written by profile \(snapshot.profile), this run uses \(profile)", file: path, line: 1,
+                field: "profile")
+        }
     }
 }

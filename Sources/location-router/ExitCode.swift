@@ -6,7 +6,10 @@ enum ExitCode: Int32 {
     case inputMissing = 66
     case outputFailed = 74
     case thresholdNotMet = 99
+    /// Stopped by SIGHUP (128 + 1), SIGINT (128 + 2) or SIGTERM (128 + 15), after draining and writing the report.
+    case hangUp = 129
     case interrupted = 130
+    case terminated = 143
 }
 
 /// An error that ends the command with a message and an exit status.

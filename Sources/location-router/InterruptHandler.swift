@@ -1,33 +1,82 @@
 import Dispatch
 import Foundation
 import LocationRouter
+import Synchronization
 
-/// Turns SIGINT and SIGTERM into a graceful stop: the first one asks the run to drain and write its report
-/// (exit 130), a second one exits at once.
+/// Turns SIGINT, SIGTERM and SIGHUP into a graceful stop: the first one asks the run to drain and write its
+/// report, marked interrupted (exit 130, 143 or 129, after the first signal). A second signal — or a drain that
+/// has not finished `drainDeadline` seconds after the first (a sink that no longer takes bytes, such as a FIFO
+/// nobody reads) — writes a partial report (`"complete":false`) and exits at once.
 final class InterruptHandler {
     private let sources: [any DispatchSourceSignal]
+    private let received = FirstSignal()
+    static let signals: [(number: Int32, name: String)] = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")]
+    static let drainDeadline = 30.0
 
-    init(stop: StopSignal, console: Console) {
-        sources = [SIGINT, SIGTERM].map { number in
+    /// - Parameter abandon: writes what can be written before the process exits without draining.
+    init(stop: StopSignal, console: Console, abandon: @escaping @Sendable (_ signal: String) -> Void) {
+        let received = received
+        sources = Self.signals.map { number, name in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
-                if stop.isRequested {
-                    console.err("\nInterrupted again: exiting without draining.\n")
-                    _exit(ExitCode.interrupted.rawValue)
+                let first = received.number.withLock { first -> Int32? in
+                    defer { first = first ?? number }
+                    return first
                 }
-                console.err("\nInterrupted: draining the pipeline and writing the report (again to exit at once)…\n")
+                if let first {
+                    console.err("\nInterrupted again: writing a partial report and exiting without draining.\n")
+                    abandon(Self.name(of: first))
+                    _exit(Self.exitCode(for: first).rawValue)
+                }
+                console.err("\n\(name): draining the pipeline and writing the report (again to exit at once)…\n")
                 stop.request()
+                DispatchQueue.global().asyncAfter(deadline: .now() + Self.drainDeadline) {
+                    guard !received.drained.load(ordering: .acquiring) else { return }
+                    console.err("\nThe drain did not finish in \(Int(Self.drainDeadline)) s: writing a partial report and exiting.\n")
+                    abandon(name)
+                    _exit(Self.exitCode(for: number).rawValue)
+                }
             }
             source.resume()
             return source
         }
     }
 
+    /// The name of the first signal received, if any.
+    var signalName: String? { received.number.withLock { $0 }.map(Self.name(of:)) }
+
+    /// The exit status the first signal asks for, if any: 130 (SIGINT), 143 (SIGTERM), 129 (SIGHUP).
+    var exitCode: ExitCode? { received.number.withLock { $0 }.map(Self.exitCode(for:)) }
+
+    static func name(of number: Int32) -> String {
+        signals.first { $0.number == number }?.name ?? "signal \(number)"
+    }
+
+    static func exitCode(for number: Int32) -> ExitCode {
+        switch number {
+        case SIGTERM: .terminated
+        case SIGHUP: .hangUp
+        default: .interrupted
+        }
+    }
+
+    /// The pipeline has drained: the drain deadline no longer applies (a second signal still exits at once).
+    func drainFinished() {
+        received.drained.store(true, ordering: .releasing)
+    }
+
     /// Restores the default handling (the run is over).
     func cancel() {
+        drainFinished()
         for source in sources { source.cancel() }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
+        for (number, _) in Self.signals { signal(number, SIG_DFL) }
     }
+}
+
+/// The first signal received, shared with the signal handlers.
+private final class FirstSignal: Sendable {
+    let number = Mutex<Int32?>(nil)
+    /// Whether the run is over (the drain deadline no longer applies).
+    let drained = Atomic<Bool>(false)
 }

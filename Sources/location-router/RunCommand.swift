@@ -188,16 +188,26 @@ struct RunCommand {
     }
 
     func run() async throws(CommandError) -> ExitCode {
+        // Inputs first (regions, GPX, the state snapshot), then the outputs are checked: nothing is created or
+        // truncated until everything the run reads has validated.
         let configuration = try simulationConfiguration()
+        try outputPaths.check()
         if !scenario.compareProfiles.isEmpty { return try await runComparison(configuration) }
+        let snapshot = try restoredSnapshot()
         var sinks: [any EventSink] = []
+        var eventsPath: String?
         switch scenario.events {
         case nil: break
         case "-": sinks.append(FileDescriptorSink.standardOutput)
         case let path?:
-            do { sinks.append(try FileDescriptorSink(path: path)) } catch {
-                throw CommandError(.outputFailed, "\(error)")
+            let recorded = OutputPaths.recordedEventsPath(path)
+            // A restart from a snapshot that recorded this events file continues it: the file is cut where the
+            // snapshot's events end (dropping a torn line or events past the snapshot), and appended to.
+            let resume = snapshot?.events.flatMap { $0.path == recorded ? $0.bytes : nil }
+            do { sinks.append(try FileDescriptorSink(path: path, resumingAt: resume)) } catch {
+                throw CommandError(resume == nil ? .outputFailed : .invalidInput, "\(error)")
             }
+            eventsPath = recorded
         }
         let webhook = try makeWebhook()
         if let webhook { sinks.append(webhook) }
@@ -208,19 +218,31 @@ struct RunCommand {
         simulation.stop = stop
         simulation.statePath = scenario.statePath
         simulation.snapshotInterval = scenario.snapshotInterval
-        let interrupts = console.handlesSignals ? InterruptHandler(stop: stop, console: console) : nil
+        simulation.restoredSnapshot = snapshot
+        simulation.eventsPath = eventsPath
+        let console = console
+        simulation.onSnapshotFailure = { error in console.err("warning: a state snapshot could not be saved: \(error)\n") }
+        let interrupts = console.handlesSignals
+            ? InterruptHandler(stop: stop, console: console) { [scenario] signal in
+                // A second signal, or a drain past its deadline: the report says how far the run got, then exit.
+                Self.writePartialReport(scenario: scenario, progress: progress, signal: signal, console: console)
+            }
+            : nil
         defer { interrupts?.cancel() }
         let showsProgress = !scenario.quiet && console.errIsTerminal
         let progressLine = showsProgress ? ProgressLine(progress: progress, console: console) : nil
         var report: RunReport
         do {
             report = try await simulation.run()
+            interrupts?.drainFinished()
             report.webhook = webhook?.statistics
             await progressLine?.stop()
         } catch {
+            interrupts?.drainFinished()
             await progressLine?.stop()
             throw Self.commandError(for: error)
         }
+        report.stoppedBy = interrupts?.signalName
 
         let thresholds = scenario.thresholds.map { $0.evaluate(report) }
         if !thresholds.isEmpty { report.thresholds = thresholds }
@@ -230,7 +252,42 @@ struct RunCommand {
         }
         if let path = scenario.report { try Files.write(report.json, to: path, console: console) }
         let status = finish(thresholds, humanOutputOnStandardError: humanOutputOnStandardError)
+        if let code = interrupts?.exitCode { return code }
         return report.interrupted ? .interrupted : status
+    }
+
+    /// Every file the run writes, by option.
+    var outputPaths: OutputPaths {
+        var paths = OutputPaths()
+        paths.add("--events", scenario.events)
+        paths.add("--report", scenario.report)
+        paths.add("--state", scenario.statePath)
+        if scenario.webhookURL != nil {
+            paths.add("--dead-letter", scenario.webhook.deadLetter ?? WebhookConfiguration.defaultDeadLetterPath)
+        }
+        return paths
+    }
+
+    /// The snapshot to continue from, read and checked before any output is opened.
+    private func restoredSnapshot() throws(CommandError) -> StateSnapshot? {
+        guard let path = scenario.statePath else { return nil }
+        do {
+            guard let snapshot = try StateFile.read(path) else { return nil }
+            try Simulation.check(snapshot, profile: scenario.profile, path: path)
+            return snapshot
+        } catch {
+            throw Self.commandError(for: error)
+        }
+    }
+
+    /// A report of what was counted so far, for a run that cannot drain: marked interrupted and incomplete.
+    static func writePartialReport(scenario: Scenario, progress: PipelineProgress, signal: String, console: Console) {
+        guard let path = scenario.report else { return }
+        let json = "{\"updates\":\(progress.updates),\"eventsEmitted\":\(progress.events),"
+            + "\"profile\":\(EventEncoder.jsonLiteral(scenario.profile)),\"seed\":\(scenario.seed),"
+            + "\"version\":\(EventEncoder.jsonLiteral(LocationRouterVersion.current)),\"interrupted\":true,"
+            + "\"stoppedBy\":\(EventEncoder.jsonLiteral(signal)),\"complete\":false}\n"
+        try? Files.write(json, to: path, console: console)
     }
 
     /// Whether the summary goes to standard error: when events or the report go to standard output.

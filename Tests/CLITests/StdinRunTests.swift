@@ -11,13 +11,13 @@ import Testing
         #expect(run.status == 0, "\(run.err)")
         let lines = run.out.split(separator: "\n").map(String.init)
         #expect(lines.filter { $0.contains("walker-1") } == [
-            #"{"device":"walker-1","region":"daan-park","event":"enter","time":"2026-11-21T08:01:00Z","lat":25.03,"lon":121.534}"#,
-            #"{"device":"walker-1","region":"daan-park","event":"exit","time":"2026-11-21T08:03:00Z","lat":25.025,"lon":121.534}"#,
+            #"{"device":"walker-1","region":"daan-park","event":"enter","time":"2026-11-21T08:01:00Z","lat":25.03,"lon":121.534,"seq":1}"#,
+            #"{"device":"walker-1","region":"daan-park","event":"exit","time":"2026-11-21T08:03:00Z","lat":25.025,"lon":121.534,"seq":2}"#,
         ])
         #expect(lines.filter { $0.contains("bus-17") } == [
-            #"{"device":"bus-17","region":"taipei-main","event":"enter","time":"2026-11-21T08:01:00Z","lat":25.0478,"lon":121.5171}"#,
-            #"{"device":"bus-17","region":"taipei-main","event":"exit","time":"2026-11-21T08:20:00Z","lat":25.034,"lon":121.5645}"#,
-            #"{"device":"bus-17","region":"taipei-101","event":"enter","time":"2026-11-21T08:20:00Z","lat":25.034,"lon":121.5645}"#,
+            #"{"device":"bus-17","region":"taipei-main","event":"enter","time":"2026-11-21T08:01:00Z","lat":25.0478,"lon":121.5171,"seq":1}"#,
+            #"{"device":"bus-17","region":"taipei-main","event":"exit","time":"2026-11-21T08:20:00Z","lat":25.034,"lon":121.5645,"seq":2}"#,
+            #"{"device":"bus-17","region":"taipei-101","event":"enter","time":"2026-11-21T08:20:00Z","lat":25.034,"lon":121.5645,"seq":3}"#,
         ])
         #expect(run.err.contains("updates"))
     }

@@ -13,7 +13,7 @@ import Testing
     @Test(arguments: [(Int32(0), Int32(0), "device-0", "device-0/r0"), (42, 847, "device-42", "device-42/r7"), (1_999_999, 39_999_999, "device-1999999", "device-1999999/r19")])
     func generatedNamesAreWrittenFromTheirNumbers(device: Int32, region: Int32, deviceName: String, regionName: String) {
         let event = GeofenceEvent(device: device, region: region, kind: .enter, time: Timestamp(microseconds: 1_795_248_042_500_000), latitude: 25.0478, longitude: 121.517)
-        #expect(Self.line(event) == #"{"device":"\#(deviceName)","region":"\#(regionName)","event":"enter","time":"2026-11-21T08:00:42.5Z","lat":25.0478,"lon":121.517}"# + "\n")
+        #expect(Self.line(event) == #"{"device":"\#(deviceName)","region":"\#(regionName)","event":"enter","time":"2026-11-21T08:00:42.5Z","lat":25.0478,"lon":121.517,"seq":1}"# + "\n")
         // The same names as the tables that name devices and regions elsewhere.
         #expect(DeviceNames.generated.name(of: device) == deviceName)
         #expect(RegionNames.generated(perDevice: 20).name(of: region) == regionName)
@@ -23,8 +23,22 @@ import Testing
         let registry = DeviceRegistry()
         _ = registry.append("bus \"17\"")
         let failed = GeofenceEvent(device: 0, region: 0, kind: .failed, time: Timestamp(microseconds: 0), latitude: 0, longitude: 0, failure: .tooManyRegions, code: 5)
-        #expect(Self.line(failed, devices: .registry(registry), regions: .listed(["r\\21"])) == #"{"device":"bus \"17\"","region":"r\\21","event":"failed","code":5,"reason":"tooManyRegions","time":"1970-01-01T00:00:00Z"}"# + "\n")
+        #expect(Self.line(failed, devices: .registry(registry), regions: .listed(["r\\21"])) == #"{"device":"bus \"17\"","region":"r\\21","event":"failed","code":5,"reason":"tooManyRegions","time":"1970-01-01T00:00:00Z","seq":1}"# + "\n")
         let state = GeofenceEvent(device: 0, region: 0, kind: .state, time: Timestamp(microseconds: 0), latitude: 1, longitude: 2, inside: true)
         #expect(Self.line(state, devices: .registry(registry), regions: .listed(["a"])).contains(#""event":"state","inside":true,"#))
+    }
+
+    @Test func seqNumbersEachDevicesEventsAndContinuesFromAnEarlierRun() {
+        var encoder = EventEncoder(
+            deviceNames: .generated, regionNames: .generated(perDevice: 1), restoredSequence: { $0 == 1 ? 41 : nil })
+        var bytes: [UInt8] = []
+        for device: Int32 in [0, 1, 0, 2, 1, 0] {
+            encoder.encode(
+                GeofenceEvent(device: device, region: device, kind: .enter, time: Timestamp(microseconds: 0), latitude: 0, longitude: 0),
+                into: &bytes)
+        }
+        let seqs = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map { $0.components(separatedBy: "\"seq\":")[1] }
+        #expect(seqs == ["1}", "42}", "2}", "1}", "43}", "3}"])
+        #expect(encoder.lastSequence(of: 0) == 3 && encoder.lastSequence(of: 1) == 43)
     }
 }

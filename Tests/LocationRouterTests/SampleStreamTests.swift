@@ -36,13 +36,13 @@ import Testing
         let (report, sink) = try await Self.run(Self.journey)
         let lines = sink.linesByDevice
         #expect(lines["walker"] == [
-            #"{"device":"walker","region":"station","event":"exit","time":"2026-11-21T08:01:00Z","lat":25.06,"lon":121.517}"#
+            #"{"device":"walker","region":"station","event":"exit","time":"2026-11-21T08:01:00Z","lat":25.06,"lon":121.517,"seq":1}"#
         ])
         #expect(lines["bus-17"] == [
-            #"{"device":"bus-17","region":"bus-only","event":"enter","time":"2026-11-21T08:00:30Z","lat":25.05,"lon":121.517}"#,
-            #"{"device":"bus-17","region":"station","event":"enter","time":"2026-11-21T08:01:00.5Z","lat":25.0478,"lon":121.5171}"#,
-            #"{"device":"bus-17","region":"station","event":"exit","time":"2026-11-21T08:02:00Z","lat":25.06,"lon":121.517}"#,
-            #"{"device":"bus-17","region":"bus-only","event":"exit","time":"2026-11-21T08:02:00Z","lat":25.06,"lon":121.517}"#,
+            #"{"device":"bus-17","region":"bus-only","event":"enter","time":"2026-11-21T08:00:30Z","lat":25.05,"lon":121.517,"seq":1}"#,
+            #"{"device":"bus-17","region":"station","event":"enter","time":"2026-11-21T08:01:00.5Z","lat":25.0478,"lon":121.5171,"seq":2}"#,
+            #"{"device":"bus-17","region":"station","event":"exit","time":"2026-11-21T08:02:00Z","lat":25.06,"lon":121.517,"seq":3}"#,
+            #"{"device":"bus-17","region":"bus-only","event":"exit","time":"2026-11-21T08:02:00Z","lat":25.06,"lon":121.517,"seq":4}"#,
         ])
         #expect(report.devices == 2)
         #expect(report.updates == 6)
@@ -99,7 +99,7 @@ import Testing
         #expect(report.samplesRead == 2, "the header is not a sample")
         #expect(report.rejectedTotal == 0)
         #expect(sink.lines == [
-            #"{"device":"walker","region":"station","event":"exit","time":"2026-11-21T08:01:00Z","lat":25.06,"lon":121.517}"#
+            #"{"device":"walker","region":"station","event":"exit","time":"2026-11-21T08:01:00Z","lat":25.06,"lon":121.517,"seq":1}"#
         ])
     }
 }

@@ -2,18 +2,52 @@ import GeofenceKit
 
 /// Encodes events as NDJSON lines, the format of `--events` and the webhook bodies.
 ///
-/// `{"device":"bus-17","region":"taipei-main","event":"enter","time":"2026-11-21T08:00:42Z","lat":25.0478,"lon":121.517}`
-/// — `state` events add `"inside"`; `failed` events carry `"code"` and `"reason"` instead of a position.
+/// `{"device":"bus-17","region":"taipei-main","event":"enter","time":"2026-11-21T08:00:42Z","lat":25.0478,"lon":121.517,"seq":1}`
+/// — `state` events add `"inside"`; `failed` events carry `"code"` and `"reason"` instead of a position. `seq`
+/// numbers each device's events 1, 2, 3, … in its order (continuing after a restart from `--state`), so a
+/// consumer can tell a repeated event from a new one with the key (`device`, `seq`).
 /// Names are JSON-escaped once and cached, since the same devices and regions recur.
 public struct EventEncoder: Sendable {
     private let deviceNames: DeviceNames
     private let regionNames: RegionNames
     private var deviceCache: [[UInt8]?] = []
     private var regionCache: [[UInt8]?] = []
+    /// The last `seq` given to each device (by index); 0: none yet.
+    private var sequence: [UInt64] = []
+    /// The last `seq` of a device in an earlier run, asked once per device.
+    private let restoredSequence: (@Sendable (Int32) -> UInt64?)?
 
-    public init(deviceNames: DeviceNames, regionNames: RegionNames) {
+    /// - Parameter restoredSequence: a device's last `seq` in the run this one continues from.
+    public init(
+        deviceNames: DeviceNames, regionNames: RegionNames, restoredSequence: (@Sendable (Int32) -> UInt64?)? = nil
+    ) {
         self.deviceNames = deviceNames
         self.regionNames = regionNames
+        self.restoredSequence = restoredSequence
+    }
+
+    /// The last `seq` given to `device`, or 0.
+    public func lastSequence(of device: Int32) -> UInt64 {
+        Int(device) < sequence.count ? sequence[Int(device)] : 0
+    }
+
+    /// Every device that has events, with its last `seq`.
+    public var sequences: [(device: Int32, seq: UInt64)] {
+        sequence.indices.compactMap { sequence[$0] == 0 ? nil : (Int32($0), sequence[$0]) }
+    }
+
+    /// The next `seq` of `device`.
+    private mutating func nextSequence(of device: Int32) -> UInt64 {
+        let i = Int(device)
+        if i >= sequence.count {
+            let start = sequence.count
+            sequence.append(contentsOf: repeatElement(0, count: i + 1 - start))
+            if let restoredSequence {
+                for d in start...i { sequence[d] = restoredSequence(Int32(d)) ?? 0 }
+            }
+        }
+        sequence[i] += 1
+        return sequence[i]
     }
 
     /// Appends one event as a line (with its newline) to `output`.
@@ -50,7 +84,9 @@ public struct EventEncoder: Sendable {
             output.append(contentsOf: (event.failure?.description ?? "unknown").utf8)
             output.append(contentsOf: #"","time":""#.utf8)
             event.time.appendISO8601(to: &output)
-            output.append(contentsOf: "\"}\n".utf8)
+            output.append(contentsOf: #"","seq":"#.utf8)
+            Self.appendDecimal(Int(nextSequence(of: event.device)), to: &output)
+            output.append(contentsOf: "}\n".utf8)
             return
         case .state:
             output.append(contentsOf: (event.inside ? #","inside":true"# : #","inside":false"#).utf8)
@@ -63,6 +99,8 @@ public struct EventEncoder: Sendable {
         output.append(contentsOf: event.latitude.description.utf8)
         output.append(contentsOf: #","lon":"#.utf8)
         output.append(contentsOf: event.longitude.description.utf8)
+        output.append(contentsOf: #","seq":"#.utf8)
+        Self.appendDecimal(Int(nextSequence(of: event.device)), to: &output)
         output.append(contentsOf: "}\n".utf8)
     }
 

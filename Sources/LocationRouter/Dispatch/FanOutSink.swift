@@ -13,6 +13,16 @@ public struct FanOutSink: EventSink {
         for sink in sinks { try await sink.write(bytes) }
     }
 
+    /// The first sink's checkpoint that has a file, after every sink made its bytes durable.
+    public func checkpoint() async throws -> Int64? {
+        var offset: Int64?
+        for sink in sinks {
+            let own = try await sink.checkpoint()
+            offset = offset ?? own
+        }
+        return offset
+    }
+
     public func close() async throws {
         var firstError: (any Error)?
         for sink in sinks {

@@ -1,17 +1,25 @@
 import GeofenceKit
 
-/// What the dispatcher saw: events by kind, events handed to the sink, and their latency.
+/// What the dispatcher saw: events by kind, events the sink accepted, and their latency.
 public struct DispatchSummary: Sendable {
     /// Events by ``EventKind``, indexed by its raw value.
     public var countsByKind: [Int] = Array(repeating: 0, count: EventKind.allCases.count)
     /// `failed` events by ``FailureReason``, indexed by its raw value.
     public var failuresByReason: [Int] = Array(repeating: 0, count: FailureReason.allCases.count)
-    /// Events handed to the sink (all events when no sink is configured: they are counted, then discarded).
+    /// Events the sink accepted: counted when its `write` returned for them (with no sink, every event: they
+    /// are counted, then discarded).
     public var delivered = 0
-    /// From the moment the causing sample entered the pipeline to the moment the event was handed to the sink.
+    /// From the moment the causing sample entered the pipeline to the moment the sink accepted the event.
     public var latency = LatencyHistogram()
     /// Every event, when the dispatcher was asked to keep them (profile comparisons).
     public var events: [GeofenceEvent] = []
+    /// Periodic snapshots saved, and those that failed (each failure is also reported as it happens).
+    public var snapshotsSaved = 0
+    public var snapshotFailures = 0
+    /// The events file's durable size when the run ended (for the final snapshot), when events go to a file.
+    public var eventsBytes: Int64?
+    /// Each device's last event `seq`, for the final snapshot.
+    public var sequences: [(device: Int32, seq: UInt64)] = []
 
     public var total: Int { countsByKind.reduce(0, +) }
 }
@@ -19,41 +27,114 @@ public struct DispatchSummary: Sendable {
 /// The last stage: takes event batches from every monitor, encodes them and hands them to the sink.
 ///
 /// Events of one device arrive in that device's order, because a device lives in one shard and a shard sends
-/// its batches in order. Writes are buffered up to `flushThreshold` bytes; the credit for a batch is returned
-/// only after its bytes are buffered or written, so a slow sink holds the whole pipeline back.
+/// its batches in order. Writes are buffered up to `flushThreshold` bytes; events count as delivered, and their
+/// latency is measured, when the sink has accepted the bytes that hold them. The credit for a batch is returned
+/// once it is buffered or written, so a slow sink holds the whole pipeline back.
+///
+/// Snapshot cuts (``SnapshotCut``): once every shard's cut has arrived, the dispatcher writes what came before
+/// it, asks the sink for its durable size and hands the snapshot to `saveSnapshot`; batches a shard sent after
+/// its cut wait until then.
 public actor NotificationDispatcher {
     private let sink: (any EventSink)?
     private var encoder: EventEncoder
     private let flushThreshold: Int
     private let keepsEvents: Bool
+    private let shardCount: Int
+    private let saveSnapshot: (@Sendable (SnapshotCut.Snapshot) async throws -> Void)?
+    private let snapshotFailed: (@Sendable (any Error) -> Void)?
+    private let cut: SnapshotCut?
     private var buffer: [UInt8] = []
+    /// The events in `buffer`, by the ingress time of their batch, not yet accepted by the sink.
+    private var pending: [(ingress: UInt64, count: Int)] = []
     private var summary = DispatchSummary()
+    /// The shards' parts of the cut under way (or their final states), and the batches held behind it.
+    private var cutStates: [Int: SnapshotCut.ShardState] = [:]
+    private var held: [EventBatch] = []
 
-    /// - Parameter keepsEvents: whether to keep every event in the summary (memory grows with the event count).
-    public init(sink: (any EventSink)?, encoder: EventEncoder, flushThreshold: Int = 1 << 16, keepsEvents: Bool = false) {
+    /// - Parameters:
+    ///   - keepsEvents: whether to keep every event in the summary (memory grows with the event count).
+    ///   - shardCount: how many monitors send batches (each sends one part of every snapshot cut).
+    ///   - saveSnapshot: writes a complete cut's snapshot; its errors are reported through `snapshotFailed`, counted,
+    ///     and do not stop the run.
+    public init(
+        sink: (any EventSink)?, encoder: EventEncoder, flushThreshold: Int = 1 << 16, keepsEvents: Bool = false,
+        shardCount: Int = 1, cut: SnapshotCut? = nil,
+        saveSnapshot: (@Sendable (SnapshotCut.Snapshot) async throws -> Void)? = nil,
+        snapshotFailed: (@Sendable (any Error) -> Void)? = nil
+    ) {
         self.sink = sink
         self.encoder = encoder
         self.flushThreshold = flushThreshold
         self.keepsEvents = keepsEvents
+        self.shardCount = shardCount
+        self.cut = cut
+        self.saveSnapshot = saveSnapshot
+        self.snapshotFailed = snapshotFailed
         buffer.reserveCapacity(flushThreshold + 4096)
     }
 
     /// Dispatches every batch until the stream finishes, then flushes and closes the sink.
-    /// - Parameter credits: returned once per batch, after it is handled.
-    public func run(_ batches: AsyncStream<EventBatch>, credits: CreditGate) async throws -> DispatchSummary {
+    /// - Parameters:
+    ///   - credits: returned once per batch, after it is handled.
+    ///   - checkpointsAtEnd: whether to make the events file durable at the end and report its size (for the
+    ///     final state snapshot).
+    public func run(
+        _ batches: AsyncStream<EventBatch>, credits: CreditGate, checkpointsAtEnd: Bool = false
+    ) async throws -> DispatchSummary {
         do {
             for await batch in batches {
                 defer { credits.release() }
-                try await dispatch(batch)
+                try await take(batch)
             }
+            // A cut that can no longer complete (a shard ended without its part) lets its held batches go.
+            try await releaseHeld()
             try await flush()
+            if checkpointsAtEnd { summary.eventsBytes = try await sink?.checkpoint() }
         } catch {
             // The sink still gets to settle what it holds (a webhook dead-letters it), whatever stopped the run.
             try? await sink?.close()
             throw error
         }
         try await sink?.close()
+        summary.sequences = encoder.sequences
         return summary
+    }
+
+    private func take(_ batch: EventBatch) async throws {
+        if let part = batch.cut {
+            cutStates[batch.shard] = part
+            try await completeCutIfReady()
+        } else if let part = cutStates[batch.shard], !part.isFinal {
+            held.append(batch)
+        } else {
+            try await dispatch(batch)
+        }
+    }
+
+    /// Saves the snapshot once every shard has its part in, then lets the held batches go.
+    private func completeCutIfReady() async throws {
+        guard cutStates.count == shardCount, cutStates.values.contains(where: { !$0.isFinal }) else { return }
+        try await flush()
+        do {
+            let bytes = try await sink?.checkpoint()
+            let snapshot = SnapshotCut.Snapshot(
+                devices: cutStates.values.flatMap(\.devices), sequences: encoder.sequences, eventsBytes: bytes)
+            try await saveSnapshot?(snapshot)
+            summary.snapshotsSaved += 1
+        } catch {
+            summary.snapshotFailures += 1
+            snapshotFailed?(error)
+        }
+        cutStates = cutStates.filter { $0.value.isFinal }
+        cut?.end()
+        try await releaseHeld()
+    }
+
+    private func releaseHeld() async throws {
+        let batches = held
+        held = []
+        for batch in batches { try await dispatch(batch) }
+        cut?.end()
     }
 
     private func dispatch(_ batch: EventBatch) async throws {
@@ -62,10 +143,13 @@ public actor NotificationDispatcher {
             if let failure = event.failure { summary.failuresByReason[failure.rawValue] += 1 }
             if sink != nil { encoder.encode(event, into: &buffer) }
         }
-        summary.delivered += batch.events.count
         if keepsEvents { summary.events += batch.events }
-        let handedOver = MonotonicClock.now()
-        summary.latency.record(handedOver &- min(batch.ingress, handedOver), times: UInt64(batch.events.count))
+        guard sink != nil else {
+            summary.delivered += batch.events.count
+            record(ingress: batch.ingress, count: batch.events.count)
+            return
+        }
+        pending.append((batch.ingress, batch.events.count))
         if buffer.count >= flushThreshold { try await flush() }
     }
 
@@ -74,5 +158,15 @@ public actor NotificationDispatcher {
         let bytes = buffer
         buffer.removeAll(keepingCapacity: true)
         try await sink.write(bytes)
+        for (ingress, count) in pending {
+            summary.delivered += count
+            record(ingress: ingress, count: count)
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    private func record(ingress: UInt64, count: Int) {
+        let handedOver = MonotonicClock.now()
+        summary.latency.record(handedOver &- min(ingress, handedOver), times: UInt64(count))
     }
 }

@@ -17,6 +17,9 @@ public struct LocationBatch: Sendable {
     /// The source's promise that no later sample for this shard is older than this (microseconds): the monitor's
     /// clock may move there and fire the timers due by then, for devices that sent nothing.
     public var watermark: Int64?
+    /// A snapshot cut instead of samples: the monitor exports its state and passes the cut on to the dispatcher
+    /// (see ``SnapshotCut``). Such a batch travels without a credit.
+    var isSnapshotCut = false
 
     public init(capacity: Int = 0) {
         devices.reserveCapacity(capacity)
@@ -65,9 +68,14 @@ public struct EventBatch: Sendable {
     public var events: [GeofenceEvent]
     /// The ``LocationBatch/ingress`` of the samples that caused these events.
     public var ingress: UInt64
+    /// The shard that sent the batch.
+    public var shard: Int
+    /// A shard's state at a snapshot cut, or at its end, instead of events.
+    var cut: SnapshotCut.ShardState?
 
-    public init(events: [GeofenceEvent], ingress: UInt64) {
+    public init(events: [GeofenceEvent], ingress: UInt64, shard: Int = 0) {
         self.events = events
         self.ingress = ingress
+        self.shard = shard
     }
 }

@@ -5,11 +5,13 @@ import GeofenceKit
 /// The file is NDJSON: a header line, one line per device, and an end line that counts them, so a truncated file
 /// is recognised as such:
 /// ```
-/// {"format":"location-router-state","version":1,"profile":"ios","devices":2}
-/// {"device":"bus-17","time":1795248060500000,"lat":25.0478,"lon":121.5171,"regions":[{"id":"taipei-main","inside":true,"dwellDue":1795248360500000}],"failed":[]}
+/// {"format":"location-router-state","version":1,"profile":"ios","devices":2,"events":{"path":"/data/events.ndjson","bytes":48213}}
+/// {"device":"bus-17","time":1795248060500000,"lat":25.0478,"lon":121.5171,"regions":[{"id":"taipei-main","inside":true,"dwellDue":1795248360500000}],"failed":[],"seq":12}
 /// {"end":true,"devices":2}
 /// ```
-/// Times are microseconds since the epoch, so they round-trip exactly.
+/// Times are microseconds since the epoch, so they round-trip exactly. `events` (when events went to a file)
+/// says how many bytes of that file hold exactly the events of these states; `seq` is the device's last event
+/// number. Both are optional, so snapshots of earlier versions still read.
 public struct StateSnapshot: Sendable, Equatable {
     public struct Device: Sendable, Equatable {
         public struct Region: Sendable, Equatable {
@@ -25,6 +27,32 @@ public struct StateSnapshot: Sendable, Equatable {
         public var longitude: Double
         public var regions: [Region]
         public var failed: [String]
+        /// The device's last event `seq` (0: none yet).
+        public var seq: UInt64 = 0
+
+        public init(
+            name: String, time: Int64, latitude: Double, longitude: Double, regions: [Region], failed: [String],
+            seq: UInt64 = 0
+        ) {
+            self.name = name
+            self.time = time
+            self.latitude = latitude
+            self.longitude = longitude
+            self.regions = regions
+            self.failed = failed
+            self.seq = seq
+        }
+    }
+
+    /// The events file the states agree with: its resolved path and how many of its bytes hold their events.
+    public struct EventsFile: Sendable, Equatable {
+        public var path: String
+        public var bytes: Int64
+
+        public init(path: String, bytes: Int64) {
+            self.path = path
+            self.bytes = bytes
+        }
     }
 
     public static let format = "location-router-state"
@@ -32,15 +60,21 @@ public struct StateSnapshot: Sendable, Equatable {
 
     public var profile: String
     public var devices: [Device]
+    public var events: EventsFile?
 
-    public init(profile: String, devices: [Device]) {
+    public init(profile: String, devices: [Device], events: EventsFile? = nil) {
         self.profile = profile
         self.devices = devices
+        self.events = events
     }
 
     /// The file's bytes.
     public func encoded() -> [UInt8] {
-        var text = "{\"format\":\"\(Self.format)\",\"version\":\(Self.version),\"profile\":\(EventEncoder.jsonLiteral(profile)),\"devices\":\(devices.count)}\n"
+        var text = "{\"format\":\"\(Self.format)\",\"version\":\(Self.version),\"profile\":\(EventEncoder.jsonLiteral(profile)),\"devices\":\(devices.count)"
+        if let events {
+            text += ",\"events\":{\"path\":\(EventEncoder.jsonLiteral(events.path)),\"bytes\":\(events.bytes)}"
+        }
+        text += "}\n"
         for device in devices {
             let regions = device.regions.map { region in
                 "{\"id\":\(EventEncoder.jsonLiteral(region.id)),\"inside\":\(region.inside)"
@@ -50,7 +84,8 @@ public struct StateSnapshot: Sendable, Equatable {
             text += "{\"device\":\(EventEncoder.jsonLiteral(device.name)),\"time\":\(device.time),"
             text += "\"lat\":\(device.latitude),\"lon\":\(device.longitude),"
             text += "\"regions\":[\(regions.joined(separator: ","))],"
-            text += "\"failed\":[\(device.failed.map(EventEncoder.jsonLiteral).joined(separator: ","))]}\n"
+            text += "\"failed\":[\(device.failed.map(EventEncoder.jsonLiteral).joined(separator: ","))]"
+            text += device.seq > 0 ? ",\"seq\":\(device.seq)}\n" : "}\n"
         }
         text += "{\"end\":true,\"devices\":\(devices.count)}\n"
         return Array(text.utf8)
@@ -88,6 +123,14 @@ public struct StateSnapshot: Sendable, Equatable {
         }
         let profile = try reader.string("profile") ?? ""
         let declared = try reader.integer("devices")
+        var eventsFile: EventsFile?
+        if let value = reader.value("events") {
+            var events = try JSONObjectReader(value, path: "events")
+            let path = try events.requiredValue("path").string(path: "events.path")
+            let bytes = try events.requiredValue("bytes").integer(path: "events.bytes")
+            guard bytes >= 0 else { throw value.error("must be ≥ 0", path: "events.bytes") }
+            eventsFile = EventsFile(path: path, bytes: Int64(bytes))
+        }
         guard let last = lines.last, lines.count >= 2, case .bool(true)? = last.value["end"]?.kind else {
             throw InputError("truncated snapshot: the end line is missing", line: (lines.last?.number ?? 0) + 1)
         }
@@ -96,8 +139,9 @@ public struct StateSnapshot: Sendable, Equatable {
             do {
                 devices.append(try device(value))
             } catch {
+                // Each line was parsed on its own: its values know only their column, not the file's line.
                 var located = error
-                located.line = located.line ?? number
+                located.line = number
                 throw located
             }
         }
@@ -109,7 +153,7 @@ public struct StateSnapshot: Sendable, Equatable {
                 "truncated or corrupt snapshot: \(devices.count) device lines, but it says \(counted ?? declared ?? -1)",
                 line: last.number, field: "devices")
         }
-        return StateSnapshot(profile: profile, devices: devices)
+        return StateSnapshot(profile: profile, devices: devices, events: eventsFile)
     }
 
     private static func device(_ value: JSONValue) throws(InputError) -> Device {
@@ -137,7 +181,10 @@ public struct StateSnapshot: Sendable, Equatable {
         for (index, entry) in (try reader.array("failed") ?? []).enumerated() {
             failed.append(try entry.string(path: JSONValue.path("failed", index: index)))
         }
+        let seq = try reader.integer("seq") ?? 0
         try reader.finish()
-        return Device(name: name, time: Int64(time), latitude: latitude, longitude: longitude, regions: regions, failed: failed)
+        return Device(
+            name: name, time: Int64(time), latitude: latitude, longitude: longitude, regions: regions, failed: failed,
+            seq: UInt64(max(0, seq)))
     }
 }

@@ -31,14 +31,30 @@ struct StateTranslation: Sendable {
         }
     }
 
-    func named(_ state: DeviceState) -> StateSnapshot.Device {
+    func named(_ state: DeviceState, seq: UInt64 = 0) -> StateSnapshot.Device {
         StateSnapshot.Device(
             name: deviceNames.name(of: state.device), time: state.time, latitude: state.latitude,
             longitude: state.longitude,
             regions: state.regions.map {
                 .init(id: regionNames.name(of: $0.region), inside: $0.inside, pendingSince: $0.pendingSince, dwellDue: $0.dwellDue)
             },
-            failed: state.failed.map { regionNames.name(of: $0) })
+            failed: state.failed.map { regionNames.name(of: $0) }, seq: seq)
+    }
+
+    /// The snapshot of `devices` with their last event numbers.
+    func snapshot(
+        profile: String, devices: [DeviceState], sequences: [(device: Int32, seq: UInt64)], events: StateSnapshot.EventsFile?
+    ) -> StateSnapshot {
+        var seq: [Int32: UInt64] = [:]
+        for (device, last) in sequences { seq[device] = last }
+        return StateSnapshot(
+            profile: profile, devices: devices.map { named($0, seq: seq[$0.device] ?? 0) }, events: events)
+    }
+
+    /// A device's last event `seq` in the snapshot, by this run's index.
+    func sequenceLookup(_ snapshot: StateSnapshot) -> @Sendable (Int32) -> UInt64? {
+        let byName = Dictionary(snapshot.devices.map { (ExactName($0.name), $0.seq) }, uniquingKeysWith: { _, last in last })
+        return { [deviceNames] device in byName[ExactName(deviceNames.name(of: device))] }
     }
 
     /// A lookup for the monitors: device index → its saved state, with this run's indices.
