@@ -14,4 +14,6 @@ public enum SampleRejection: String, Sendable, CaseIterable {
     case lineTooLong
     /// The sample is older than the previous sample of the same device (decided downstream, per device).
     case outOfOrder
+    /// The sample names a new device past the stream's device limit (what the machine's memory can hold).
+    case tooManyDevices
 }

@@ -63,6 +63,8 @@ enum HelpText {
           --no-report             Write no JSON report (overrides config.json's "report").
           --state <path>          Save device state at the end; restore it at the start when it exists.
           --snapshot-interval <s> Also save the state every <s> wall-clock seconds.
+          --drain-timeout <s>     After SIGINT/SIGTERM/SIGHUP, seconds the drain may take before a partial
+                                  report is written and the run exits (default 30).
           --seed <n>              Seed of the random walk (same seed, same events).
           --pace <pace>           max | realtime | a factor of simulated seconds per second.
           --shards <n>            Monitor shards (default: one per active core).
@@ -74,8 +76,9 @@ enum HelpText {
 
         EXIT STATUS:
           0 success, 64 usage error, 65 invalid input, 66 input missing or unreadable,
-          74 output error, 99 a threshold was not met, 130 interrupted (Ctrl-C drains the run and
-          writes the report; a second Ctrl-C exits at once).
+          74 output error, 99 a threshold was not met; after a signal, 130 (SIGINT, Ctrl-C), 143 (SIGTERM)
+          or 129 (SIGHUP): the run drains and writes its report, marked interrupted; a second signal, or a
+          drain past --drain-timeout, writes a partial report and exits at once.
 
         """
 

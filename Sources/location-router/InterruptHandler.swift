@@ -11,10 +11,15 @@ final class InterruptHandler {
     private let sources: [any DispatchSourceSignal]
     private let received = FirstSignal()
     static let signals: [(number: Int32, name: String)] = [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")]
-    static let drainDeadline = 30.0
+    static let defaultDrainDeadline = 30.0
+    private let drainDeadline: Double
 
     /// - Parameter abandon: writes what can be written before the process exits without draining.
-    init(stop: StopSignal, console: Console, abandon: @escaping @Sendable (_ signal: String) -> Void) {
+    init(
+        stop: StopSignal, console: Console, drainDeadline: Double = defaultDrainDeadline,
+        abandon: @escaping @Sendable (_ signal: String) -> Void
+    ) {
+        self.drainDeadline = drainDeadline
         let received = received
         sources = Self.signals.map { number, name in
             signal(number, SIG_IGN)
@@ -31,9 +36,9 @@ final class InterruptHandler {
                 }
                 console.err("\n\(name): draining the pipeline and writing the report (again to exit at once)…\n")
                 stop.request()
-                DispatchQueue.global().asyncAfter(deadline: .now() + Self.drainDeadline) {
+                DispatchQueue.global().asyncAfter(deadline: .now() + drainDeadline) {
                     guard !received.drained.load(ordering: .acquiring) else { return }
-                    console.err("\nThe drain did not finish in \(Int(Self.drainDeadline)) s: writing a partial report and exiting.\n")
+                    console.err("\nThe drain did not finish in \(drainDeadline) s: writing a partial report and exiting.\n")
                     abandon(name)
                     _exit(Self.exitCode(for: number).rawValue)
                 }

@@ -145,6 +145,9 @@ struct RunCommand {
         if let interval = try Self.number(&arguments, "--snapshot-interval", "seconds", in: 0...86_400) {
             scenario.snapshotInterval = interval
         }
+        if let timeout = try Self.number(&arguments, "--drain-timeout", "seconds", in: 0.1...86_400) {
+            scenario.drainTimeout = timeout
+        }
         let expressions = try arguments.values("--threshold")
         if !expressions.isEmpty {
             scenario.thresholds = []
@@ -223,7 +226,7 @@ struct RunCommand {
         let console = console
         simulation.onSnapshotFailure = { error in console.err("warning: a state snapshot could not be saved: \(error)\n") }
         let interrupts = console.handlesSignals
-            ? InterruptHandler(stop: stop, console: console) { [scenario] signal in
+            ? InterruptHandler(stop: stop, console: console, drainDeadline: scenario.drainTimeout) { [scenario] signal in
                 // A second signal, or a drain past its deadline: the report says how far the run got, then exit.
                 Self.writePartialReport(scenario: scenario, progress: progress, signal: signal, console: console)
             }
@@ -336,16 +339,22 @@ struct RunCommand {
             }
         }
         let source: SimulationConfiguration.Source
+        // Regions each device will monitor, for the memory estimate.
+        let slots = scenario.settings.slotLimit
+        let monitored = min(slots, regions.map(\.count) ?? scenario.walk.regions.perDevice)
         switch scenario.source {
         case .randomWalk:
+            try Self.checkMemory(devices: scenario.walk.devices, regions: monitored)
             source = .randomWalk(scenario.walk)
         case .route(let text):
+            try Self.checkMemory(devices: scenario.playback.devices, regions: monitored)
             do {
                 source = .playback([try Trace.route(text)], scenario.playback)
             } catch {
                 throw .usage("The value 'route:\(text)' is invalid for '--source <kind>': \(error)")
             }
         case .gpx(let paths):
+            try Self.checkMemory(devices: scenario.playback.devices, regions: monitored)
             var traces: [Trace] = []
             for path in paths { traces.append(try GPXFiles.trace(path: path, console: console)) }
             source = .playback(traces, scenario.playback)
@@ -356,6 +365,7 @@ struct RunCommand {
             let console = console
             let reported = RejectionPrinter(console: console)
             var input = SampleInput.standardInput(format: format, failOnBadInput: scenario.failOnBadInput)
+            input.maxDevices = min(input.maxDevices, MemoryBudget.maxDevices(regions: monitored))
             input.onRejection = { reported.print($0) }
             source = .samples(input)
         }
@@ -364,6 +374,11 @@ struct RunCommand {
             seed: scenario.seed, shards: scenario.shards ?? SimulationConfiguration.defaultShardCount,
             batchSize: scenario.batchSize, creditsPerShard: scenario.credits, pace: scenario.pace,
             filters: scenario.filters)
+    }
+
+    /// Refuses, before anything is allocated, a run whose devices do not fit in the memory available (exit 64).
+    private static func checkMemory(devices: Int, regions: Int) throws(CommandError) {
+        if let refusal = MemoryBudget.refusal(devices: devices, regions: regions) { throw CommandError(.usage, refusal) }
     }
 
     static func commandError(for error: any Error) -> CommandError {

@@ -45,6 +45,8 @@ struct Scenario: Equatable {
     var statePath: String?
     /// Wall-clock seconds between snapshots during the run (0: only at the end).
     var snapshotInterval = 0.0
+    /// Seconds a run stopped by a signal may take to drain before it writes a partial report and exits.
+    var drainTimeout = InterruptHandler.defaultDrainDeadline
     /// Events are also POSTed to this http(s) URL.
     var webhookURL: String?
     var webhook = WebhookSettings()

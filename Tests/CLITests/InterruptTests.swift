@@ -45,3 +45,64 @@ import Testing
         #expect(lines.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil })
     }
 }
+
+/// SIGTERM and SIGHUP drain like Ctrl-C, with their own exit status; a run that cannot drain still ends.
+@Suite struct SignalTests {
+    private func start(_ arguments: [String], in directory: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try executablePath())
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    private func report(_ path: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+    }
+
+    @Test(arguments: [(SIGTERM, Int32(143), "SIGTERM"), (SIGHUP, Int32(129), "SIGHUP")])
+    func aSignalDrainsTheRunAndItsExitStatusNamesIt(signal: Int32, status: Int32, name: String) async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let process = try start(
+            ["--devices", "2000", "--duration", "36000", "--pace", "600", "--events", "events.ndjson", "--report", "report.json"],
+            in: directory)
+        try await Task.sleep(nanoseconds: 700_000_000)
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == status)
+        let report = try report(directory + "/report.json")
+        #expect(report["interrupted"] as? Bool == true)
+        #expect(report["stoppedBy"] as? String == name)
+        let lines = try String(contentsOfFile: directory + "/events.ndjson", encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == report["notificationsDelivered"] as? Int)
+    }
+
+    @Test func eventsToAFIFONobodyReadsStillEndAfterTheDrainTimeout() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let fifo = directory + "/events.fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // A reader opens the FIFO (so the run can start) and then never reads.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        defer { close(reader) }
+        let process = try start(
+            ["--devices", "2000", "--duration", "36000", "--events", fifo, "--report", "report.json", "--drain-timeout", "1"],
+            in: directory)
+        try await Task.sleep(nanoseconds: 700_000_000)
+        process.interrupt()
+        let started = Date()
+        process.waitUntilExit()
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(process.terminationStatus == 130)
+        let report = try report(directory + "/report.json")
+        #expect(report["complete"] as? Bool == false)
+        #expect(report["stoppedBy"] as? String == "SIGINT")
+        var status = stat()
+        #expect(lstat(fifo, &status) == 0 && (status.st_mode & S_IFMT) == S_IFIFO)
+    }
+}

@@ -205,7 +205,7 @@ import Testing
     @Test func keepsTheReasonNamesThatReportsUseAsKeys() {
         #expect(SampleRejection.allCases.map(\.rawValue) == [
             "malformed", "missingField", "invalidCoordinate", "invalidTime", "invalidAccuracy", "lineTooLong",
-            "outOfOrder",
+            "outOfOrder", "tooManyDevices",
         ])
     }
 

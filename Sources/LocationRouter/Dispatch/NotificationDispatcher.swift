@@ -27,7 +27,8 @@ public struct DispatchSummary: Sendable {
 /// The last stage: takes event batches from every monitor, encodes them and hands them to the sink.
 ///
 /// Events of one device arrive in that device's order, because a device lives in one shard and a shard sends
-/// its batches in order. Writes are buffered up to `flushThreshold` bytes; events count as delivered, and their
+/// its batches in order. Writes are buffered up to `flushThreshold` bytes while batches are queued, and flushed
+/// whenever the queue is empty; events count as delivered, and their
 /// latency is measured, when the sink has accepted the bytes that hold them. The credit for a batch is returned
 /// once it is buffered or written, so a slow sink holds the whole pipeline back.
 ///
@@ -85,6 +86,9 @@ public actor NotificationDispatcher {
             for await batch in batches {
                 defer { credits.release() }
                 try await take(batch)
+                // Nothing queued behind this batch: write now, so that no event waits in the buffer for
+                // others (a paced or idle run delivers each batch as it comes; a busy one writes big chunks).
+                if credits.inFlight <= 1 { try await flush() }
             }
             // A cut that can no longer complete (a shard ended without its part) lets its held batches go.
             try await releaseHeld()

@@ -33,6 +33,8 @@ public final class CreditGate: Sendable {
 
     /// The most batches that were in flight at once: never more than ``capacity``.
     public var peakInFlight: Int { state.withLock { $0.peakInFlight } }
+    /// Batches taken and not yet returned: the one being handled and those queued behind it.
+    public var inFlight: Int { state.withLock { $0.inFlight } }
     /// How many times a producer had to wait for a credit (how often back-pressure acted).
     public var waitCount: Int { state.withLock { $0.waits } }
 

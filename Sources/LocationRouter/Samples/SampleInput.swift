@@ -12,6 +12,9 @@ public struct SampleInput: Sendable {
     public var failOnBadInput: Bool
     /// Lines longer than this many bytes are rejected without being held in memory.
     public var maxLineLength: Int
+    /// The most distinct devices the stream may name; samples of further devices are rejected
+    /// (``SampleRejection/tooManyDevices``). The CLI sets it from the memory available (``MemoryBudget``).
+    public var maxDevices = 16_777_216
     /// Called for each rejected line, as it is found.
     public var onRejection: (@Sendable (InputError) -> Void)?
     /// Where device names are interned; the simulation sets it.

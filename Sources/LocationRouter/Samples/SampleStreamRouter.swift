@@ -132,6 +132,15 @@ struct SampleStreamRouter {
         if let known = deviceIndex[name] {
             device = known
         } else {
+            guard deviceIndex.count < input.maxDevices else {
+                try reject(
+                    .tooManyDevices,
+                    InputError(
+                        "device \"\(sample.device)\" is past the limit of \(input.maxDevices) distinct devices that "
+                            + "this machine's memory can hold (see MemoryBudget in the README)",
+                        line: lineNumber, field: "device"))
+                return nil
+            }
             device = input.registry.append(sample.device)
             deviceIndex[name] = device
             lastTime.append(.min)

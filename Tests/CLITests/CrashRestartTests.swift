@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+/// `kill -9` at a random moment, then a restart with the same `--events` and `--state`: the events file then
+/// holds every transition exactly once — the same lines, `seq` included, as one uninterrupted run.
+@Suite struct CrashRestartTests {
+    /// 120 devices walking back and forth across Taipei Main Station's 200 m circle, a sample every 5 s.
+    static func samples() -> String {
+        var lines: [String] = []
+        for step in 0..<240 {
+            for device in 0..<120 {
+                let phase = Double(step + device * 7) / 12
+                let latitude = 25.0478 + 0.004 * sin(phase)
+                let longitude = 121.5170 + 0.002 * cos(phase * 0.7)
+                lines.append(#"{"device":"d\#(device)","lat":\#(latitude),"lon":\#(longitude),"time":\#(1_795_248_000 + step * 5)}"#)
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        var profile: String
+        var source: String
+        var testDescription: String { "\(profile), \(source)" }
+    }
+
+    static let cases = ["exact", "ios", "android"].flatMap { profile in
+        ["random-walk", "stdin"].map { Case(profile: profile, source: $0) }
+    }
+
+    @Test(arguments: cases)
+    func aRunKilledAtARandomMomentAndRestartedWritesEveryTransitionOnce(_ test: Case) async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let input = directory + "/samples.ndjson"
+        try Self.samples().write(toFile: input, atomically: false, encoding: .utf8)
+        var common = ["--profile", test.profile, "--quiet", "--no-report"]
+        if test.source == "stdin" {
+            common += ["--source", "stdin", "--regions", fixture("taipei-regions.geojson")]
+        } else {
+            common += ["--devices", "150", "--duration", "900"]
+        }
+        let stdin = test.source == "stdin" ? input : nil
+
+        let whole = try run(common + ["--events", directory + "/whole.ndjson"], stdin: stdin, in: directory)
+        #expect(whole == 0)
+
+        let events = directory + "/events.ndjson"
+        let state = directory + "/state.ndjson"
+        let restartable = common + ["--events", events, "--state", state, "--snapshot-interval", "0.03"]
+        // Paced so that the run lasts about a second; killed somewhere in it, snapshots being taken all along.
+        let pace = test.source == "stdin" ? "1200" : "900"
+        let killed = try run(
+            restartable + ["--pace", pace], stdin: stdin, in: directory, killAfter: Double.random(in: 0.15...0.9))
+        #expect(killed == SIGKILL)
+        let restarted = try run(restartable, stdin: stdin, in: directory)
+        #expect(restarted == 0)
+
+        let expected = try Self.linesByDevice(directory + "/whole.ndjson")
+        let actual = try Self.linesByDevice(events)
+        #expect(expected.values.joined().count > 100, "the walk must cross the boundaries for this to mean anything")
+        let differing = expected.keys.filter { actual[$0] != expected[$0] }.sorted()
+        #expect(actual.count == expected.count && differing.isEmpty, "devices whose events differ: \(differing.prefix(5))")
+    }
+
+    static func linesByDevice(_ path: String) throws -> [String: [String]] {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        var groups: [String: [String]] = [:]
+        for line in text.split(separator: "\n") {
+            let device = line.components(separatedBy: "\"device\":\"")[1].components(separatedBy: "\"")[0]
+            groups[device, default: []].append(String(line))
+        }
+        return groups
+    }
+
+    /// Runs the executable; returns its exit status, or the signal that ended it.
+    private func run(_ arguments: [String], stdin: String?, in directory: String, killAfter: Double? = nil) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try executablePath())
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.standardInput = stdin.flatMap { FileHandle(forReadingAtPath: $0) } ?? FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        if let killAfter {
+            Thread.sleep(forTimeInterval: killAfter)
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
