@@ -47,6 +47,11 @@ extension FileCheck {
             events.removeAll(keepingCapacity: true)
             if fatal != nil || chunk == nil { break }
         }
+        if let first = summary.earliestTime, let last = summary.latestTime,
+            let refusal = Trace.timeSpanRefusal(first: first, last: last)
+        {
+            issues.add(error: InputError(refusal))
+        }
         result.errors = issues.errors(ending: fatal)
         result.warnings = issues.warnings()
         result.facts = gpxFacts(summary)

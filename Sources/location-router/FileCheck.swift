@@ -159,7 +159,16 @@ private struct SampleFileCheck {
         for piece in pieces where !stopped {
             switch piece {
             case .tooLong(let number):
-                errors.append(InputError("line is longer than \(maxLineLength) bytes", line: number))
+                if format != .ndjson && header == nil {
+                    // The header (or the line that tells the format) cannot be read: neither can the rest.
+                    errors.append(
+                        InputError(
+                            "the first line (a CSV header, or the line that tells the format) is longer than "
+                                + "\(maxLineLength) bytes", line: number))
+                    stopped = true
+                } else {
+                    errors.append(InputError("line is longer than \(maxLineLength) bytes", line: number))
+                }
             case .line(let line, let number):
                 take(line, number: number)
             }

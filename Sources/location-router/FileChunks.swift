@@ -34,7 +34,6 @@ final class FileChunks {
     }
 
     private static func unreadable(_ path: String) -> CommandError {
-        let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
-        return CommandError(.inputMissing, "\(path): \(reason)")
+        Files.unreadable(path)
     }
 }

@@ -5,11 +5,25 @@ import LocationRouter
 enum Files {
     /// The bytes of `path`. - Throws: exit 66 when it is missing or unreadable.
     static func read(_ path: String) throws(CommandError) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
-            throw CommandError(.inputMissing, "\(path): \(reason)")
-        }
+        guard let data = FileManager.default.contents(atPath: path) else { throw unreadable(path) }
         return [UInt8](data)
+    }
+
+    /// Why `path` cannot be read, as exit 66: "no such file", "too many levels of symbolic links", "is a
+    /// directory", "permission denied", …
+    static func unreadable(_ path: String) -> CommandError {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let code = descriptor >= 0 ? 0 : errno
+        var status = stat()
+        let isDirectory = descriptor >= 0 && fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+        if descriptor >= 0 { close(descriptor) }
+        let reason: String
+        switch code {
+        case ENOENT: reason = "no such file"
+        case 0: reason = isDirectory ? "cannot be read (it is a directory)" : "cannot be read"
+        default: reason = "cannot be read (\(String(cString: strerror(code)).lowercased()))"
+        }
+        return CommandError(.inputMissing, "\(path): \(reason)")
     }
 
     /// Writes `text` to `path` (`-`: standard output) through ``OutputFile``: a regular file is replaced

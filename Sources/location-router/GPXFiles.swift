@@ -8,10 +8,7 @@ enum GPXFiles {
     /// The trace a GPX file plays, printing what was skipped as warnings.
     /// - Throws: exit 66 when the file cannot be read, 65 when it is not GPX or has no playable point.
     static func trace(path: String, console: Console) throws(CommandError) -> Trace {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
-            throw CommandError(.inputMissing, "\(path): \(reason)")
-        }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw Files.unreadable(path) }
         defer { try? handle.close() }
         var reader = GPXReader()
         var builder = GPXTraceBuilder()
@@ -43,6 +40,9 @@ enum GPXFiles {
         let trace = builder.trace(name: path)
         guard trace.pointCount > 0 else {
             throw CommandError(.invalidInput, "\(path): no playable point (no track point, route point or waypoint)")
+        }
+        if let range = trace.timeRange, let refusal = Trace.timeSpanRefusal(first: range.first, last: range.last) {
+            throw CommandError(.invalidInput, "\(path): \(refusal)")
         }
         return trace
     }

@@ -22,9 +22,10 @@ import Darwin
 ///   entities that fetch files or URLs): this tokenizer never expands or resolves an entity.
 /// - Lenient where strictness would only refuse real files: namespace prefixes are not checked against
 ///   declarations (exporters write `gpxpx:` without declaring it), names are not checked against XML's name
-///   characters, duplicate attributes are not detected, and the XML declaration may follow leading whitespace.
+///   characters, and the XML declaration may follow leading whitespace.
 /// - Fatal, with line and column: text outside the root element (a file that is not XML), a mismatched or
-///   stray end tag, a second root, and a document that ends before its root is closed.
+///   stray end tag, a second root, an attribute given twice in one tag, and a document that ends before its
+///   root is closed.
 ///
 /// After an error the tokenizer rethrows it on every call. Positions are those of the UTF-8 text (for an
 /// ISO-8859-1 file, columns still count characters).
@@ -305,6 +306,15 @@ struct XMLTokenizer: Sendable {
                 throw error("the value of attribute \(name(p, attributeStart, attributeEnd)) must be in quotes", at: j, p)
             }
             guard let close = Self.find(quote, in: p, from: j + 1, to: n) else { return nil }
+            // A repeated attribute (two `lat`s on one point) is not well-formed XML, and which one counts is a guess.
+            let length = attributeEnd - attributeStart
+            for earlier in attributes where earlier.name.count == length
+                && memcmp(p + i + earlier.name.lowerBound, p + attributeStart, length) == 0
+            {
+                throw error(
+                    "attribute \(name(p, attributeStart, attributeEnd)) appears twice in <\(name(p, i + 1, nameEnd))>",
+                    at: attributeStart, p)
+            }
             attributes.append(
                 XMLStartTag.Attribute(
                     name: (attributeStart - i)..<(attributeEnd - i), localNameStart: attributeLocalStart - i,

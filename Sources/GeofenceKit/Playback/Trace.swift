@@ -40,4 +40,29 @@ public struct Trace: Sendable, Equatable {
     }
 
     public var pointCount: Int { segments.reduce(0) { $0 + $1.count } }
+
+    /// The longest span of recorded time a trace may cover (366 days, like a run's `--duration`): a file timed
+    /// from year 1 to 9999 would otherwise play for 3 × 10¹¹ seconds, one sample each.
+    public static let maxTimeSpan: Int64 = 31_622_400 * 1_000_000
+
+    /// Why a trace whose points are timed from `first` to `last` cannot be played, or `nil` when it can.
+    public static func timeSpanRefusal(first: Timestamp, last: Timestamp) -> String? {
+        let span = last.microseconds - first.microseconds
+        guard span > maxTimeSpan else { return nil }
+        return "its points are timed from \(first.iso8601) to \(last.iso8601), \(span / 86_400_000_000) days: "
+            + "playback covers at most 366 days (\(maxTimeSpan / 1_000_000) s)"
+    }
+
+    /// The earliest and latest recorded times of the trace's points, if any is timed.
+    public var timeRange: (first: Timestamp, last: Timestamp)? {
+        var first = Int64.max
+        var last = Int64.min
+        for segment in segments {
+            for case let time? in segment.times {
+                first = min(first, time)
+                last = max(last, time)
+            }
+        }
+        return first <= last ? (Timestamp(microseconds: first), Timestamp(microseconds: last)) : nil
+    }
 }

@@ -87,6 +87,16 @@ struct SampleStreamRouter {
                     try await dispatch(shard: shard, via: send)
                 }
             case .tooLong(let number):
+                if format != .ndjson && csvHeader == nil {
+                    // The first line of CSV (or of a stream whose format is still unknown) is its header: without
+                    // it no line can be read, so this is fatal whatever the policy.
+                    throw BadInputError(
+                        reason: .lineTooLong,
+                        error: InputError(
+                            "the first line (a CSV header, or the line that tells the format) is longer than "
+                                + "\(input.maxLineLength) bytes", line: number
+                        ).in(file: input.name))
+                }
                 summary.read += 1
                 try reject(.lineTooLong, InputError("line is longer than \(input.maxLineLength) bytes", line: number))
             }
