@@ -47,7 +47,7 @@ extension FileCheck {
             events.removeAll(keepingCapacity: true)
             if fatal != nil || chunk == nil { break }
         }
-        if let first = summary.earliestTime, let last = summary.latestTime,
+        if let first = summary.sampledEarliestTime, let last = summary.sampledLatestTime,
             let refusal = Trace.timeSpanRefusal(first: first, last: last)
         {
             issues.add(error: InputError(refusal))

@@ -41,7 +41,7 @@ enum GPXFiles {
         guard trace.pointCount > 0 else {
             throw CommandError(.invalidInput, "\(path): no playable point (no track point, route point or waypoint)")
         }
-        if let range = trace.timeRange, let refusal = Trace.timeSpanRefusal(first: range.first, last: range.last) {
+        if let range = trace.sampledTimeRange, let refusal = Trace.timeSpanRefusal(first: range.first, last: range.last) {
             throw CommandError(.invalidInput, "\(path): \(refusal)")
         }
         return trace

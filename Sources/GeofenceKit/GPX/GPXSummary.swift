@@ -32,6 +32,10 @@ public struct GPXSummary: Sendable, Equatable {
     /// The earliest and latest time of any valid point; `nil` when no point has a time.
     public var earliestTime: Timestamp?
     public var latestTime: Timestamp?
+    /// The earliest and latest time of the waypoints and route points: paths that playback samples at its
+    /// interval between their times (track points play at their own times instead).
+    public var sampledEarliestTime: Timestamp?
+    public var sampledLatestTime: Timestamp?
 
     public init() {}
 
@@ -51,9 +55,11 @@ public struct GPXSummary: Sendable, Equatable {
         case .waypoint(let point):
             waypoints += 1
             include(point)
+            includeSampled(point)
         case .routePoint(let point):
             routePoints += 1
             include(point)
+            includeSampled(point)
         case .trackPoint(let point):
             trackPoints += 1
             if point.time != nil { timedTrackPoints += 1 }
@@ -68,6 +74,12 @@ public struct GPXSummary: Sendable, Equatable {
             case .trackPoint: trackPoints += 1
             }
         }
+    }
+
+    private mutating func includeSampled(_ point: GPXPoint) {
+        guard let time = point.time else { return }
+        sampledEarliestTime = min(sampledEarliestTime ?? time, time)
+        sampledLatestTime = max(sampledLatestTime ?? time, time)
     }
 
     private mutating func include(_ point: GPXPoint) {

@@ -41,8 +41,9 @@ public struct Trace: Sendable, Equatable {
 
     public var pointCount: Int { segments.reduce(0) { $0 + $1.count } }
 
-    /// The longest span of recorded time a trace may cover (366 days, like a run's `--duration`): a file timed
-    /// from year 1 to 9999 would otherwise play for 3 × 10¹¹ seconds, one sample each.
+    /// The longest span of time a sampled path (waypoints, a route) may cover, 366 days like a run's
+    /// `--duration`: a route timed from year 1 to 9999 would otherwise play 3 × 10¹¹ samples, one per interval.
+    /// Track segments play their own points at their own times, so their span costs nothing.
     public static let maxTimeSpan: Int64 = 31_622_400 * 1_000_000
 
     /// Why a trace whose points are timed from `first` to `last` cannot be played, or `nil` when it can.
@@ -53,11 +54,11 @@ public struct Trace: Sendable, Equatable {
             + "playback covers at most 366 days (\(maxTimeSpan / 1_000_000) s)"
     }
 
-    /// The earliest and latest recorded times of the trace's points, if any is timed.
-    public var timeRange: (first: Timestamp, last: Timestamp)? {
+    /// The earliest and latest recorded times of the points of sampled segments (waypoints, routes), if any.
+    public var sampledTimeRange: (first: Timestamp, last: Timestamp)? {
         var first = Int64.max
         var last = Int64.min
-        for segment in segments {
+        for segment in segments where !segment.playsRecordedTimes {
             for case let time? in segment.times {
                 first = min(first, time)
                 last = max(last, time)
