@@ -30,7 +30,39 @@ public enum GeoJSONRegionDecoder {
     /// Decodes the regions of a GeoJSON file and appends what was accepted leniently to `warnings`.
     /// - Throws: ``InputError`` for the first problem, with line, column and key path.
     public static func decode(_ bytes: [UInt8], warnings: inout [InputError]) throws(InputError) -> [Region] {
-        let root = try JSONParser.parse(bytes)
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            var kept = warnings
+            let decoded = Result { () throws(InputError) in try decode(buffer, warnings: &kept) }
+            return (decoded, kept)
+        }
+        warnings = result.1
+        return try result.0.get()
+    }
+
+    /// Decodes the regions of a GeoJSON file held in `buffer` (a memory-mapped file, say).
+    public static func decode(_ buffer: UnsafeBufferPointer<UInt8>, warnings: inout [InputError]) throws(InputError)
+        -> [Region]
+    {
+        var regions: [Region] = []
+        try forEachRegion(in: buffer, warnings: &warnings) { regions.append($0) }
+        return regions
+    }
+
+    /// Decodes the regions of a GeoJSON file one feature at a time, handing each to `body` in file order: memory
+    /// holds the file's bytes and one feature's tree, never the tree of the whole file (about ten times its size).
+    public static func forEachRegion(
+        in buffer: UnsafeBufferPointer<UInt8>, warnings: inout [InputError], _ body: (Region) -> Void
+    ) throws(InputError) {
+        var firstFeatureWithID: [ExactName: Int] = [:]
+        let root = try JSONParser.parse(buffer, streaming: "features") { (feature, index) throws(InputError) in
+            let path = JSONValue.path("features", index: index)
+            let (region, idValue, idPath) = try decodeFeature(feature, path: path, warnings: &warnings)
+            if let first = firstFeatureWithID[ExactName(region.id)] {
+                throw idValue.error("duplicate id \"\(region.id)\" (features[\(first)] has it too)", path: idPath)
+            }
+            firstFeatureWithID[ExactName(region.id)] = index
+            body(region)
+        }
         _ = try root.members(path: "")
         let type = try required(root, "type", path: "", hint: "a regions file is a GeoJSON FeatureCollection")
         let typeName = try type.string(path: "type")
@@ -39,20 +71,7 @@ public enum GeoJSONRegionDecoder {
                 "expected \"FeatureCollection\", found \"\(typeName)\" (a regions file is a FeatureCollection "
                     + "of features, one per region)", path: "type")
         }
-        let features = try required(root, "features", path: "", hint: nil).array(path: "features")
-        var regions: [Region] = []
-        regions.reserveCapacity(features.count)
-        var firstFeatureWithID: [ExactName: Int] = [:]
-        for (index, feature) in features.enumerated() {
-            let path = JSONValue.path("features", index: index)
-            let (region, idValue, idPath) = try decodeFeature(feature, path: path, warnings: &warnings)
-            if let first = firstFeatureWithID[ExactName(region.id)] {
-                throw idValue.error("duplicate id \"\(region.id)\" (features[\(first)] has it too)", path: idPath)
-            }
-            firstFeatureWithID[ExactName(region.id)] = index
-            regions.append(region)
-        }
-        return regions
+        _ = try required(root, "features", path: "", hint: nil).array(path: "features")
     }
 
     // MARK: Features

@@ -41,6 +41,35 @@ public enum JSONParser {
     }
 }
 
+extension JSONParser {
+    /// Parses one JSON document whose top-level object has a member `key` holding an array, handing each element
+    /// of that array to `element` as soon as it is parsed — and then forgetting it — so that memory holds one
+    /// element at a time, not the tree of the whole array (a GeoJSON file's `features`).
+    ///
+    /// Returns the document with that array left empty (its position kept). A document whose top level is not
+    /// an object, or whose member `key` is not an array, is parsed whole and returned as it is. Errors are those
+    /// of ``parse(_:maximumDepth:)-([UInt8],_)``, at their places in the whole document.
+    public static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, streaming key: String, maximumDepth: Int = defaultMaximumDepth,
+        element: (_ value: JSONValue, _ index: Int) throws(InputError) -> Void
+    ) throws(InputError) -> JSONValue {
+        var parser = TreeBuilder(scanner: JSONScanner(bytes), maximumDepth: maximumDepth)
+        parser.scanner.skipWhitespace()
+        guard !parser.scanner.isAtEnd else { throw parser.scanner.error("empty input: expected a JSON value") }
+        let value: JSONValue
+        if parser.scanner.peek() == UInt8(ascii: "{") {
+            value = try parser.parseObject(streaming: key, element: element)
+        } else {
+            value = try parser.parseValue(depth: 0)
+        }
+        parser.scanner.skipWhitespace()
+        guard parser.scanner.isAtEnd else {
+            throw parser.scanner.unexpected(expected: "the end of the input after the top-level value")
+        }
+        return value
+    }
+}
+
 /// The recursive-descent half of ``JSONParser``; the scanner does the lexing and the positions.
 private struct TreeBuilder {
     var scanner: JSONScanner
@@ -117,6 +146,67 @@ private struct TreeBuilder {
             if scanner.consume(UInt8(ascii: "}")) { return members }
             try scanner.expect(UInt8(ascii: ","), "',' or '}'")
         }
+    }
+
+    /// The top-level object, with the elements of its array member `streamedKey` handed to `element` one by one.
+    mutating func parseObject(
+        streaming streamedKey: String, element: (JSONValue, Int) throws(InputError) -> Void
+    ) throws(InputError) -> JSONValue {
+        let mark = scanner.mark
+        _ = scanner.consume(UInt8(ascii: "{"))
+        try enter(depth: 1, mark: mark)
+        var members: [JSONValue.Member] = []
+        var keyIndex: [String: Int] = [:]
+        if !scanner.consume(UInt8(ascii: "}")) {
+            while true {
+                scanner.skipWhitespace()
+                let keyMark = scanner.mark
+                guard scanner.peek() == UInt8(ascii: "\"") else { throw scanner.unexpected(expected: "a key in quotes") }
+                let key = try scanner.readString()
+                if let first = firstIndex(of: key, in: members, index: &keyIndex) {
+                    let original = members[first]
+                    throw InputError(
+                        "duplicate key \"\(key)\" (first at line \(original.line), column \(original.column))",
+                        line: keyMark.line, column: keyMark.column)
+                }
+                scanner.skipWhitespace()
+                try scanner.expect(UInt8(ascii: ":"), "':' after the key")
+                scanner.skipWhitespace()
+                let value: JSONValue
+                if key == streamedKey && scanner.peek() == UInt8(ascii: "[") {
+                    value = try parseArray(streamingTo: element, depth: 2)
+                } else {
+                    value = try parseValue(depth: 1)
+                }
+                members.append(JSONValue.Member(key: key, value: value, line: keyMark.line, column: keyMark.column))
+                if members.count > Self.linearDuplicateSearchLimit { keyIndex[key] = members.count - 1 }
+                scanner.skipWhitespace()
+                if scanner.consume(UInt8(ascii: "}")) { break }
+                try scanner.expect(UInt8(ascii: ","), "',' or '}'")
+            }
+        }
+        return JSONValue(.object(members), line: mark.line, column: mark.column)
+    }
+
+    /// An array whose elements go to `element` as they are parsed; returns it empty, at its position.
+    private mutating func parseArray(
+        streamingTo element: (JSONValue, Int) throws(InputError) -> Void, depth: Int
+    ) throws(InputError) -> JSONValue {
+        let mark = scanner.mark
+        _ = scanner.consume(UInt8(ascii: "["))
+        try enter(depth: depth, mark: mark)
+        if !scanner.consume(UInt8(ascii: "]")) {
+            var index = 0
+            while true {
+                scanner.skipWhitespace()
+                try element(try parseValue(depth: depth), index)
+                index += 1
+                scanner.skipWhitespace()
+                if scanner.consume(UInt8(ascii: "]")) { break }
+                try scanner.expect(UInt8(ascii: ","), "',' or ']'")
+            }
+        }
+        return JSONValue(.array([]), line: mark.line, column: mark.column)
     }
 
     /// Where `key` already occurs; small objects are searched linearly, large ones through `index`.

@@ -25,6 +25,8 @@ struct FileCheck {
         // whole, so that checking any file costs a few megabytes.
         if isGPX(path) { return checkGPX(path: path) }
         if isSamples(path) { return checkSamples(path: path) }
+        // Regions files are mapped and decoded feature by feature (see Files.regions).
+        if (path as NSString).pathExtension.lowercased() == "geojson" { return checkRegions(path: path) }
         let bytes: [UInt8]
         do {
             bytes = try Files.read(path)
@@ -37,7 +39,7 @@ struct FileCheck {
         let kind = kind(ofPath: path, bytes: bytes)
         var result = FileCheck(file: path, kind: kind)
         switch kind {
-        case .geojson: result.checkRegions(bytes)
+        case .geojson: return checkRegions(path: path)
         case .config: result.checkConfig(bytes)
         case .gpx: return checkGPX(path: path)  // not reached: streamed above
         case .samples: return checkSamples(path: path)  // not reached: streamed above
@@ -58,27 +60,37 @@ struct FileCheck {
         case "ndjson", "jsonl", "csv": return .samples
         case "gpx": return .gpx
         case "json":
-            if let value = try? JSONParser.parse(bytes), case .string("FeatureCollection")? = value["type"]?.kind {
-                return .geojson
+            // The features are skipped one by one, never held: only the top level's `type` matters here.
+            let root = bytes.withUnsafeBufferPointer { buffer in
+                try? JSONParser.parse(buffer, streaming: "features") { _, _ in }
             }
+            if case .string("FeatureCollection")? = root?["type"]?.kind { return .geojson }
             return .config
         default: return .unknown
         }
     }
 
-    private mutating func checkRegions(_ bytes: [UInt8]) {
+    /// Checks a regions file, counting its regions as they are decoded (none is kept).
+    private static func checkRegions(path: String) -> FileCheck {
+        var result = FileCheck(file: path, kind: .geojson)
+        var circles = 0
+        var polygons = 0
         do {
-            let regions = try GeoJSONRegionDecoder.decode(bytes, warnings: &warnings)
-            var circles = 0
-            var polygons = 0
-            for region in regions {
+            let failure = try Files.decodeRegions(path, warnings: &result.warnings) { region in
                 if case .circle = region.geometry { circles += 1 } else { polygons += 1 }
             }
-            facts = [("regions", "\(regions.count)"), ("circles", "\(circles)"), ("polygons", "\(polygons)")]
-            summary = "\(regions.count) regions (\(circles) circles, \(polygons) polygons)"
+            if let failure {
+                result.errors = [failure]
+                return result
+            }
         } catch {
-            errors = [error]
+            result.markMissing(error, path: path)
+            return result
         }
+        let count = circles + polygons
+        result.facts = [("regions", "\(count)"), ("circles", "\(circles)"), ("polygons", "\(polygons)")]
+        result.summary = "\(count) regions (\(circles) circles, \(polygons) polygons)"
+        return result
     }
 
     private mutating func checkConfig(_ bytes: [UInt8]) {

@@ -1,4 +1,5 @@
 import Foundation
+import GeofenceKit
 import LocationRouter
 
 /// Reading and writing whole files with the exit codes users script against.
@@ -7,6 +8,39 @@ enum Files {
     static func read(_ path: String) throws(CommandError) -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else { throw unreadable(path) }
         return [UInt8](data)
+    }
+
+    /// The regions of a GeoJSON file, decoded feature by feature from the file mapped into memory (so a large file
+    /// costs its pages, which the system can drop, not a tree ten times its size).
+    /// - Throws: exit 66 when the file cannot be read, 65 (naming the file) when it is not a valid regions file.
+    static func regions(
+        _ path: String, warnings: inout [InputError], each body: (Region) -> Void
+    ) throws(CommandError) {
+        if let error = try decodeRegions(path, warnings: &warnings, each: body) {
+            throw CommandError(.invalidInput, error.in(file: path).description)
+        }
+    }
+
+    /// Like ``regions(_:warnings:each:)``, but returns the decoding error (with its line and column) instead of
+    /// throwing it. - Throws: exit 66 when the file cannot be read.
+    static func decodeRegions(
+        _ path: String, warnings: inout [InputError], each body: (Region) -> Void
+    ) throws(CommandError) -> InputError? {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+        } catch {
+            throw unreadable(path)
+        }
+        var kept = warnings
+        let result = data.withUnsafeBytes { raw in
+            Result { () throws(InputError) in
+                try GeoJSONRegionDecoder.forEachRegion(in: raw.bindMemory(to: UInt8.self), warnings: &kept, body)
+            }
+        }
+        warnings = kept
+        if case .failure(let error) = result { return error }
+        return nil
     }
 
     /// Why `path` cannot be read, as exit 66: "no such file", "too many levels of symbolic links", "is a

@@ -329,14 +329,11 @@ struct RunCommand {
     private func simulationConfiguration() throws(CommandError) -> SimulationConfiguration {
         var regions: [Region]?
         if let path = scenario.regionsFile {
-            let bytes = try Files.read(path)
-            do {
-                var warnings: [InputError] = []
-                regions = try GeoJSONRegionDecoder.decode(bytes, warnings: &warnings)
-                for warning in warnings { console.err("warning: \(warning.in(file: path))\n") }
-            } catch {
-                throw CommandError(.invalidInput, error.in(file: path).description)
-            }
+            var warnings: [InputError] = []
+            var decoded: [Region] = []
+            try Files.regions(path, warnings: &warnings) { decoded.append($0) }
+            for warning in warnings { console.err("warning: \(warning.in(file: path))\n") }
+            regions = decoded
         }
         let source: SimulationConfiguration.Source
         // Regions each device will monitor, for the memory estimate.
