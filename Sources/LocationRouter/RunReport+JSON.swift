@@ -61,6 +61,7 @@ extension RunReport {
             ]
             pairs.append(("webhook", object(deliveries)))
         }
+        if let sinkFailure { pairs.append(("sinkFailure", EventEncoder.jsonLiteral(sinkFailure))) }
         if let stoppedBy { pairs.append(("stoppedBy", EventEncoder.jsonLiteral(stoppedBy))) }
         if let snapshots {
             pairs.append(("snapshots", object([("saved", String(snapshots.saved)), ("failed", String(snapshots.failed))])))

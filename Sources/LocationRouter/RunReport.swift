@@ -50,6 +50,8 @@ public struct RunReport: Sendable {
     public var interrupted: Bool = false
     /// The thresholds tested against this run, when any were configured (set by whoever configured them).
     public var thresholds: [ThresholdResult]? = nil
+    /// Why the sink stopped accepting events, when it did: the events after that are counted in `dropped`.
+    public var sinkFailure: String? = nil
     /// The signal that stopped the run early (`SIGINT`, `SIGTERM`, `SIGHUP`), when one did.
     public var stoppedBy: String? = nil
     /// Periodic state snapshots saved and failed, when the run saved state (`nil` otherwise).

@@ -151,7 +151,8 @@ public struct Simulation: Sendable {
             }
         }
 
-        if statePath != nil {
+        // After a sink failure the states are ahead of the events file: the last snapshot that agrees stays.
+        if statePath != nil && dispatchSummary.sinkFailure == nil {
             var devices: [DeviceState] = []
             for monitor in monitors { devices += await monitor.exportState() }
             try save(devices, dispatchSummary.sequences, dispatchSummary.eventsBytes)
@@ -161,6 +162,7 @@ public struct Simulation: Sendable {
             source: sourceSummary, shards: shardSummaries, dispatch: dispatchSummary, gates: inputCredits + [eventCredits],
             regions: wiring.regionCount(devices: devices), wallSeconds: Double(MonotonicClock.now() - started) / 1e9,
             configuration: configuration, interrupted: stop?.isRequested ?? false)
+        report.sinkFailure = dispatchSummary.sinkFailure.map { "\($0)" }
         if statePath != nil { report.snapshots = (dispatchSummary.snapshotsSaved, dispatchSummary.snapshotFailures) }
         return (report, dispatchSummary.events)
     }

@@ -254,6 +254,10 @@ struct RunCommand {
             if humanOutputOnStandardError { console.err(table) } else { console.out(table) }
         }
         if let path = scenario.report { try Files.write(report.json, to: path, console: console) }
+        if let failure = report.sinkFailure {
+            throw CommandError(
+                .outputFailed, "\(failure); \(report.dropped) events were not written (the report counts them as dropped)")
+        }
         let status = finish(thresholds, humanOutputOnStandardError: humanOutputOnStandardError)
         if let code = interrupts?.exitCode { return code }
         return report.interrupted ? .interrupted : status

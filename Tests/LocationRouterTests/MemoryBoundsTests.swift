@@ -70,3 +70,4 @@ import Testing
         #expect(report.inputErrors.first?.message.contains("limit of 3 distinct devices") == true)
     }
 }
+

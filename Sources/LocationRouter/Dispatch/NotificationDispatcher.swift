@@ -20,6 +20,9 @@ public struct DispatchSummary: Sendable {
     public var eventsBytes: Int64?
     /// Each device's last event `seq`, for the final snapshot.
     public var sequences: [(device: Int32, seq: UInt64)] = []
+    /// The error that made the sink refuse events, if one did: the events from then on are counted, not written,
+    /// and show as `dropped`.
+    public var sinkFailure: (any Error)?
 
     public var total: Int { countsByKind.reduce(0, +) }
 }
@@ -93,13 +96,17 @@ public actor NotificationDispatcher {
             // A cut that can no longer complete (a shard ended without its part) lets its held batches go.
             try await releaseHeld()
             try await flush()
-            if checkpointsAtEnd { summary.eventsBytes = try await sink?.checkpoint() }
+            if checkpointsAtEnd && summary.sinkFailure == nil { summary.eventsBytes = try await sink?.checkpoint() }
         } catch {
             // The sink still gets to settle what it holds (a webhook dead-letters it), whatever stopped the run.
             try? await sink?.close()
             throw error
         }
-        try await sink?.close()
+        do {
+            try await sink?.close()
+        } catch {
+            summary.sinkFailure = summary.sinkFailure ?? error
+        }
         summary.sequences = encoder.sequences
         return summary
     }
@@ -120,6 +127,7 @@ public actor NotificationDispatcher {
         guard cutStates.count == shardCount, cutStates.values.contains(where: { !$0.isFinal }) else { return }
         try await flush()
         do {
+            if let failure = summary.sinkFailure { throw failure }
             let bytes = try await sink?.checkpoint()
             let snapshot = SnapshotCut.Snapshot(
                 devices: cutStates.values.flatMap(\.devices), sequences: encoder.sequences, eventsBytes: bytes)
@@ -161,7 +169,18 @@ public actor NotificationDispatcher {
         guard let sink, !buffer.isEmpty else { return }
         let bytes = buffer
         buffer.removeAll(keepingCapacity: true)
-        try await sink.write(bytes)
+        guard summary.sinkFailure == nil else {
+            pending.removeAll(keepingCapacity: true)
+            return
+        }
+        do {
+            try await sink.write(bytes)
+        } catch {
+            // The run drains all the same, so that the report can say how many events were lost.
+            summary.sinkFailure = error
+            pending.removeAll(keepingCapacity: true)
+            return
+        }
         for (ingress, count) in pending {
             summary.delivered += count
             record(ingress: ingress, count: count)
