@@ -138,4 +138,16 @@ import Testing
         _ = state.evaluate(device: 0, latitude: 1, longitude: 0.5, time: Timestamp(microseconds: 1), into: &events)
         #expect(events.map(\.kind) == [.enter])
     }
+
+    @Test(arguments: [MonitoringProfile.exact, .ios, .android])
+    func anExportedStateHoldsTheLatestPositionUnderEveryProfile(profile: MonitoringProfile) {
+        var state = MonitorState(settings: profile.settings) { _ in [Self.circle(0)] }
+        var events: [GeofenceEvent] = []
+        _ = state.evaluate(device: 0, latitude: 25.1, longitude: 121.0, time: Timestamp(microseconds: 0), into: &events)
+        _ = state.evaluate(device: 0, latitude: 25.2, longitude: 121.3, time: Timestamp(microseconds: 1_000_000), into: &events)
+        let exported = state.exportState()
+        #expect(exported.count == 1)
+        #expect(exported.first?.latitude == 25.2 && exported.first?.longitude == 121.3)
+        #expect(exported.first?.time == 1_000_000)
+    }
 }

@@ -142,7 +142,10 @@ public struct MonitorState: Sendable {
         let start = Int(slotStart[row])
         let end = start + Int(slotCount[row])
         guard isRich else {
+            // The position too: a snapshot saves it, and regions added before a restart register there.
             lastTime[row] = time.microseconds
+            lastLatitude[row] = latitude
+            lastLongitude[row] = longitude
             evaluateExact(device: device, slots: start..<end, latitude: latitude, longitude: longitude, time: time, into: &events)
             return true
         }
