@@ -58,7 +58,11 @@ extension JSONParser {
         guard !parser.scanner.isAtEnd else { throw parser.scanner.error("empty input: expected a JSON value") }
         let value: JSONValue
         if parser.scanner.peek() == UInt8(ascii: "{") {
-            value = try parser.parseObject(streaming: key, element: element)
+            let mark = parser.scanner.mark
+            let members = try withoutActuallyEscaping(element) { (element) throws(InputError) in
+                try parser.parseObject(depth: 1, mark: mark, streamedKey: key, element: element)
+            }
+            value = JSONValue(.object(members), line: mark.line, column: mark.column)
         } else {
             value = try parser.parseValue(depth: 0)
         }
@@ -119,7 +123,12 @@ private struct TreeBuilder {
         }
     }
 
-    private mutating func parseObject(depth: Int, mark: JSONScanner.Mark) throws(InputError) -> [JSONValue.Member] {
+    /// An object's members. With `streamedKey`, that member's array (when it is one) is not kept: its elements go to
+    /// `element` one by one as they are parsed (see ``JSONParser/parse(_:streaming:maximumDepth:element:)``).
+    mutating func parseObject(
+        depth: Int, mark: JSONScanner.Mark, streamedKey: String? = nil,
+        element: ((JSONValue, Int) throws(InputError) -> Void)? = nil
+    ) throws(InputError) -> [JSONValue.Member] {
         _ = scanner.consume(UInt8(ascii: "{"))
         try enter(depth: depth, mark: mark)
         var members: [JSONValue.Member] = []
@@ -139,53 +148,18 @@ private struct TreeBuilder {
             scanner.skipWhitespace()
             try scanner.expect(UInt8(ascii: ":"), "':' after the key")
             scanner.skipWhitespace()
-            let value = try parseValue(depth: depth)
+            let value: JSONValue
+            if let element, key == streamedKey, scanner.peek() == UInt8(ascii: "[") {
+                value = try parseArray(streamingTo: element, depth: depth + 1)
+            } else {
+                value = try parseValue(depth: depth)
+            }
             members.append(JSONValue.Member(key: key, value: value, line: keyMark.line, column: keyMark.column))
             if members.count > Self.linearDuplicateSearchLimit { keyIndex[key] = members.count - 1 }
             scanner.skipWhitespace()
             if scanner.consume(UInt8(ascii: "}")) { return members }
             try scanner.expect(UInt8(ascii: ","), "',' or '}'")
         }
-    }
-
-    /// The top-level object, with the elements of its array member `streamedKey` handed to `element` one by one.
-    mutating func parseObject(
-        streaming streamedKey: String, element: (JSONValue, Int) throws(InputError) -> Void
-    ) throws(InputError) -> JSONValue {
-        let mark = scanner.mark
-        _ = scanner.consume(UInt8(ascii: "{"))
-        try enter(depth: 1, mark: mark)
-        var members: [JSONValue.Member] = []
-        var keyIndex: [String: Int] = [:]
-        if !scanner.consume(UInt8(ascii: "}")) {
-            while true {
-                scanner.skipWhitespace()
-                let keyMark = scanner.mark
-                guard scanner.peek() == UInt8(ascii: "\"") else { throw scanner.unexpected(expected: "a key in quotes") }
-                let key = try scanner.readString()
-                if let first = firstIndex(of: key, in: members, index: &keyIndex) {
-                    let original = members[first]
-                    throw InputError(
-                        "duplicate key \"\(key)\" (first at line \(original.line), column \(original.column))",
-                        line: keyMark.line, column: keyMark.column)
-                }
-                scanner.skipWhitespace()
-                try scanner.expect(UInt8(ascii: ":"), "':' after the key")
-                scanner.skipWhitespace()
-                let value: JSONValue
-                if key == streamedKey && scanner.peek() == UInt8(ascii: "[") {
-                    value = try parseArray(streamingTo: element, depth: 2)
-                } else {
-                    value = try parseValue(depth: 1)
-                }
-                members.append(JSONValue.Member(key: key, value: value, line: keyMark.line, column: keyMark.column))
-                if members.count > Self.linearDuplicateSearchLimit { keyIndex[key] = members.count - 1 }
-                scanner.skipWhitespace()
-                if scanner.consume(UInt8(ascii: "}")) { break }
-                try scanner.expect(UInt8(ascii: ","), "',' or '}'")
-            }
-        }
-        return JSONValue(.object(members), line: mark.line, column: mark.column)
     }
 
     /// An array whose elements go to `element` as they are parsed; returns it empty, at its position.

@@ -18,12 +18,7 @@ public enum MemoryBudget {
     /// Memory the system can give this process now: `MemAvailable` on Linux, the physical memory elsewhere.
     public static func availableBytes() -> UInt64 {
         #if os(Linux)
-        if let info = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8),
-            let line = info.split(separator: "\n").first(where: { $0.hasPrefix("MemAvailable:") }),
-            let kilobytes = UInt64(line.dropFirst("MemAvailable:".count).filter(\.isNumber))
-        {
-            return kilobytes * 1024
-        }
+        if let kilobytes = ProcessResources.kilobytes("MemAvailable", in: "/proc/meminfo") { return UInt64(kilobytes) * 1024 }
         #endif
         return ProcessInfo.processInfo.physicalMemory
     }

@@ -5,12 +5,7 @@ public enum ProcessResources {
     /// The peak resident set size in bytes (`VmHWM` on Linux, `ru_maxrss` elsewhere).
     public static func peakResidentBytes() -> Int {
         #if os(Linux)
-        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-            let kilobytes = Int(line.dropFirst("VmHWM:".count).filter(\.isNumber))
-        {
-            return kilobytes * 1024
-        }
+        if let kilobytes = kilobytes("VmHWM", in: "/proc/self/status") { return kilobytes * 1024 }
         #endif
         let usage = selfUsage()
         #if os(Linux)
@@ -18,6 +13,14 @@ public enum ProcessResources {
         #else
         return Int(usage.ru_maxrss)
         #endif
+    }
+
+    /// The value of a `Key:   123 kB` line of a Linux `/proc` file, in kilobytes.
+    static func kilobytes(_ key: String, in file: String) -> Int? {
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix(key + ":") })
+        else { return nil }
+        return Int(line.dropFirst(key.count + 1).filter(\.isNumber))
     }
 
     /// CPU time (user + system) used by the process so far, in seconds.
