@@ -25,7 +25,7 @@ import Testing
     }
 
     static let cases = ["exact", "ios", "android"].flatMap { profile in
-        ["random-walk", "stdin"].map { Case(profile: profile, source: $0) }
+        ["random-walk", "stdin", "gpx"].map { Case(profile: profile, source: $0) }
     }
 
     @Test(arguments: cases)
@@ -35,10 +35,10 @@ import Testing
         let input = directory + "/samples.ndjson"
         try Self.samples().write(toFile: input, atomically: false, encoding: .utf8)
         var common = ["--profile", test.profile, "--quiet", "--no-report"]
-        if test.source == "stdin" {
-            common += ["--source", "stdin", "--regions", fixture("taipei-regions.geojson")]
-        } else {
-            common += ["--devices", "150", "--duration", "900"]
+        switch test.source {
+        case "stdin": common += ["--source", "stdin", "--regions", fixture("taipei-regions.geojson")]
+        case "gpx": common += ["--source", "gpx:" + fixture("gpx/gpxgo__visnjan.gpx"), "--devices", "60", "--position-jitter", "200"]
+        default: common += ["--devices", "150", "--duration", "900"]
         }
         let stdin = test.source == "stdin" ? input : nil
 
@@ -49,7 +49,7 @@ import Testing
         let state = directory + "/state.ndjson"
         let restartable = common + ["--events", events, "--state", state, "--snapshot-interval", "0.03"]
         // Paced so that the run lasts about a second; killed somewhere in it, snapshots being taken all along.
-        let pace = test.source == "stdin" ? "1200" : "900"
+        let pace = ["stdin": "1200", "gpx": "1900"][test.source] ?? "900"
         let killed = try run(
             restartable + ["--pace", pace], stdin: stdin, in: directory, killAfter: Double.random(in: 0.15...0.9))
         #expect(killed == SIGKILL)
