@@ -66,6 +66,8 @@ extension RunReport {
         if let snapshots {
             pairs.append(("snapshots", object([("saved", String(snapshots.saved)), ("failed", String(snapshots.failed))])))
         }
+        if let score { pairs.append(("score", score.json)) }
+        if let target { pairs.append(("target", target.json)) }
         if let thresholds {
             pairs.append(("thresholds", "[" + thresholds.map(\.json).joined(separator: ",") + "]"))
         }

@@ -56,6 +56,10 @@ public struct RunReport: Sendable {
     public var stoppedBy: String? = nil
     /// Periodic state snapshots saved and failed, when the run saved state (`nil` otherwise).
     public var snapshots: (saved: Int, failed: Int)? = nil
+    /// The run's events against the truth of its input (`--score`; set by whoever scored them).
+    public var score: EventScore? = nil
+    /// A geofence service under test, driven with the run's samples (`--target`; set by whoever drove it).
+    public var target: TargetStatistics? = nil
 
     public var updatesPerSecond: Double { wallSeconds > 0 ? Double(updates) / wallSeconds : 0 }
     public var eventsPerSecond: Double { wallSeconds > 0 ? Double(eventsEmitted) / wallSeconds : 0 }

@@ -5,7 +5,7 @@ enum CommandLineTool {
     static func run(_ arguments: [String], console: Console, workingDirectory: String) async -> ExitCode {
         var tokens = arguments
         let subcommand: String
-        if let first = tokens.first, ["run", "check", "help"].contains(first) {
+        if let first = tokens.first, ["run", "check", "score", "help"].contains(first) {
             subcommand = first
             tokens.removeFirst()
         } else {
@@ -18,8 +18,14 @@ enum CommandLineTool {
             }
             switch subcommand {
             case "help":
-                console.out(tokens.first == "check" ? HelpText.check : tokens.first == "run" ? HelpText.run : HelpText.overview)
+                console.out(HelpText.page(for: tokens.first))
                 return .success
+            case "score":
+                if tokens.contains(where: { $0 == "-h" || $0 == "--help" }) {
+                    console.out(HelpText.score)
+                    return .success
+                }
+                return try await ScoreCommand(arguments: tokens, console: console).run()
             case "check":
                 if tokens.contains(where: { $0 == "-h" || $0 == "--help" }) {
                     console.out(HelpText.check)
@@ -37,7 +43,7 @@ enum CommandLineTool {
         } catch {
             console.err("Error: \(error.message)\n")
             if error.showsUsageHint {
-                console.err("Usage: location-router \(subcommand == "check" ? "check <file> ... [--json]" : "run [<options>]")\n")
+                console.err("Usage: location-router \(HelpText.usage(of: subcommand))\n")
                 console.err("  See 'location-router \(subcommand == "help" ? "" : subcommand + " ")--help' for more information.\n")
             }
             return error.code

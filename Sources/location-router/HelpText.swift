@@ -7,10 +7,12 @@ enum HelpText {
 
         USAGE: location-router [run] [<options>]
                location-router check <file> ... [--json]
+               location-router score --truth <path> --events <path> [<options>]
 
         SUBCOMMANDS:
           run (default)           Run the simulation described by ./config.json and the options.
           check                   Validate GPX, region, sample and config files and say what they hold.
+          score                   Score events (ours or any system's) against the truth of the input.
 
         OPTIONS:
           -h, --help              Show help information (also: location-router help <subcommand>).
@@ -71,6 +73,12 @@ enum HelpText {
           --on-bad-input <p>      skip (count and report bad lines; default) | fail (exit 65).
           --threshold <expr>      Pass/fail condition on the report, METRIC OP NUMBER (repeatable; replaces
                                   the config's thresholds), e.g. 'latencyMs.p99 < 5', 'dropped == 0'.
+          --ground-truth <path|-> Write the exact truth of the input as NDJSON events: every boundary
+                                  crossing at its interpolated time, pass-throughs between two samples
+                                  included.
+          --score                 Score the run's events against that truth (recall, precision, missed,
+                                  spurious, latency): the report's 'score' object, thresholds 'score.*'.
+          --score-tolerance <s>   How late an event may be and still match its truth event (default 600).
           --quiet                 Print neither progress nor the summary (failed thresholds still are).
           -h, --help              Show help information.
 

@@ -4,12 +4,17 @@ import LocationRouter
 
 /// `run --compare-profiles exact,ios,android`: the same input through several profiles, compared with `exact`.
 extension RunCommand {
-    func runComparison(_ configuration: SimulationConfiguration) async throws(CommandError) -> ExitCode {
+    func runComparison(_ configuration: SimulationConfiguration, truth: TruthPlan?) async throws(CommandError) -> ExitCode {
         let profiles = [MonitoringProfile.exact] + scenario.compareProfiles.filter { $0 != .exact }
         // A stream can be read once: keep it in a temporary file and replay it for every profile.
         var replay: String?
-        if case .samples = configuration.source { replay = try Self.copyStandardInput() }
-        defer { if let replay { try? FileManager.default.removeItem(atPath: replay) } }
+        if let copied = truth?.replayPath {
+            replay = copied
+        } else if case .samples = configuration.source {
+            replay = try Self.copyStandardInput()
+        }
+        defer { if let replay, truth?.replayPath == nil { try? FileManager.default.removeItem(atPath: replay) } }
+        var scores: [(profile: String, score: EventScore)] = []
 
         var runs: [(profile: MonitoringProfile, report: RunReport, events: [GeofenceEvent])] = []
         for profile in profiles {
@@ -25,7 +30,12 @@ extension RunCommand {
             }
             defer { if descriptor >= 0 { close(descriptor) } }
             do {
-                let (report, events) = try await Simulation(configuration: run, sink: nil).runKeepingEvents()
+                let scoring = truth.flatMap { _ in scoringSink(wrapping: nil) }
+                var (report, events) = try await Simulation(configuration: run, sink: scoring).runKeepingEvents()
+                if let scoring, let truth {
+                    report.score = await scoring.score(against: truth.events, tolerance: scenario.truth.tolerance)
+                    scores.append((profile.rawValue, report.score!))
+                }
                 runs.append((profile, report, events))
             } catch {
                 throw Self.commandError(for: error)
@@ -39,6 +49,7 @@ extension RunCommand {
         if !scenario.quiet {
             console.out(SummaryTable(report: runs[0].report, eventsDestination: nil).text + "\n")
             console.out(ProfileComparison.table(comparisons))
+            if !scores.isEmpty { console.out(Self.scoreTable(scores)) }
         }
         if let path = scenario.report {
             let perProfile = runs.map { "\"\($0.profile.rawValue)\":" + $0.report.json.trimmingCharacters(in: .newlines) }
@@ -52,7 +63,7 @@ extension RunCommand {
     }
 
     /// Standard input, copied whole into a temporary file.
-    private static func copyStandardInput() throws(CommandError) -> String {
+    static func copyStandardInput() throws(CommandError) -> String {
         let path = NSTemporaryDirectory() + "location-router-compare-\(UUID().uuidString).input"
         guard FileManager.default.createFile(atPath: path, contents: nil),
             let output = FileHandle(forWritingAtPath: path)

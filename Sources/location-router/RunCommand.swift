@@ -160,6 +160,7 @@ struct RunCommand {
             }
         }
         if arguments.flag("--quiet", "-q") { scenario.quiet = true }
+        try scenario.applyTruthOptions(&arguments)
     }
 
     /// `always=0.8,whenInUse=0.15,denied=0.05` (absent `always` is the rest).
@@ -193,9 +194,11 @@ struct RunCommand {
     func run() async throws(CommandError) -> ExitCode {
         // Inputs first (regions, GPX, the state snapshot), then the outputs are checked: nothing is created or
         // truncated until everything the run reads has validated.
-        let configuration = try simulationConfiguration()
+        var configuration = try simulationConfiguration()
         try outputPaths.check()
-        if !scenario.compareProfiles.isEmpty { return try await runComparison(configuration) }
+        let truth = try prepareTruth(&configuration)
+        defer { truth?.cleanUp() }
+        if !scenario.compareProfiles.isEmpty { return try await runComparison(configuration, truth: truth) }
         let snapshot = try restoredSnapshot()
         var sinks: [any EventSink] = []
         var eventsPath: String?
@@ -214,7 +217,9 @@ struct RunCommand {
         }
         let webhook = try makeWebhook()
         if let webhook { sinks.append(webhook) }
-        let sink: (any EventSink)? = sinks.count > 1 ? FanOutSink(sinks) : sinks.first
+        let output: (any EventSink)? = sinks.count > 1 ? FanOutSink(sinks) : sinks.first
+        let scoring = truth.flatMap { _ in scoringSink(wrapping: output) }
+        let sink: (any EventSink)? = scoring ?? output
         let progress = PipelineProgress()
         var simulation = Simulation(configuration: configuration, sink: sink, progress: progress)
         let stop = StopSignal()
@@ -239,6 +244,9 @@ struct RunCommand {
             report = try await simulation.run()
             interrupts?.drainFinished()
             report.webhook = webhook?.statistics
+            if let scoring, let truth {
+                report.score = await scoring.score(against: truth.events, tolerance: scenario.truth.tolerance)
+            }
             await progressLine?.stop()
         } catch {
             interrupts?.drainFinished()
@@ -250,7 +258,8 @@ struct RunCommand {
         let thresholds = scenario.thresholds.map { $0.evaluate(report) }
         if !thresholds.isEmpty { report.thresholds = thresholds }
         if !scenario.quiet {
-            let table = SummaryTable(report: report, eventsDestination: scenario.events).text
+            var table = SummaryTable(report: report, eventsDestination: scenario.events).text
+            if let score = report.score { table += score.text }
             if humanOutputOnStandardError { console.err(table) } else { console.out(table) }
         }
         if let path = scenario.report { try Files.write(report.json, to: path, console: console) }

@@ -52,6 +52,8 @@ struct Scenario: Equatable {
     var webhook = WebhookSettings()
     /// Conditions on the report that the run must meet (exit 99 otherwise).
     var thresholds: [Threshold] = []
+    /// `--ground-truth`, `--score` and the options that drive a service under test.
+    var truth = TruthOptions()
 
     /// The tunable parts of webhook delivery (see ``WebhookConfiguration``).
     struct WebhookSettings: Equatable {

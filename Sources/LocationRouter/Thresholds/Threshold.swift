@@ -42,6 +42,12 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
     /// - Throws: a ``ThresholdError`` saying what is wrong: an unknown metric (listing the known ones), a missing
     ///   or unknown operator, a missing or malformed number, or text after the number.
     public init(parsing text: String) throws(ThresholdError) {
+        try self.init(parsing: text, known: ThresholdMetric.known, knownSummary: ThresholdMetric.knownSummary)
+    }
+
+    /// Parses `METRIC OP NUMBER` where `METRIC` is one of `known` (the paths of another report, such as
+    /// `location-router score`'s), described as `knownSummary` in messages.
+    public init(parsing text: String, known: [String], knownSummary: String) throws(ThresholdError) {
         let operatorCharacters: Set<Character> = ["<", ">", "=", "!"]
         var rest = Substring(text).drop { $0.isWhitespace }
         guard !rest.isEmpty else {
@@ -51,8 +57,8 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
         guard !name.isEmpty else {
             throw ThresholdError("expected a metric before \"\(rest)\" (METRIC OP NUMBER, such as \"latencyMs.p99 < 5\")")
         }
-        guard let metric = ThresholdMetric(path: String(name)) else {
-            throw ThresholdError("unknown metric \"\(name)\" (known: \(ThresholdMetric.knownSummary))")
+        guard let metric = ThresholdMetric(path: String(name), known: known) else {
+            throw ThresholdError("unknown metric \"\(name)\" (known: \(knownSummary))")
         }
         rest = rest.dropFirst(name.count).drop { $0.isWhitespace }
         let symbol = rest.prefix { operatorCharacters.contains($0) }
@@ -84,8 +90,12 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
 
     /// Tests the threshold against a finished run. A metric the report lacks fails.
     public func evaluate(_ report: RunReport) -> ThresholdResult {
-        let value = metric.value(in: report)
-        return ThresholdResult(
+        evaluate(value: metric.value(in: report))
+    }
+
+    /// Tests the threshold against a value of its metric (`nil`: the report has none, and the threshold fails).
+    public func evaluate(value: Double?) -> ThresholdResult {
+        ThresholdResult(
             expression: description, metric: metric.path, value: value,
             passed: value.map { comparison.holds($0, limit) } ?? false)
     }

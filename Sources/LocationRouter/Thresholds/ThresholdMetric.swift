@@ -12,11 +12,19 @@ public struct ThresholdMetric: Sendable, Hashable, CustomStringConvertible {
         self.path = path
     }
 
+    /// The metric at `path` among `known` paths (of a report other than the run's).
+    public init?(path: String, known: [String]) {
+        guard known.contains(path) else { return nil }
+        self.path = path
+    }
+
     public var description: String { path }
 
     /// The metric's value in `report`, as the JSON report shows it: rates as whole numbers, everything else to
     /// three decimals. `nil` when the report has no such value (webhook metrics of a run without a webhook).
     public func value(in report: RunReport) -> Double? {
+        // Scores are ratios that a threshold such as `score.recall >= 0.999` must see unrounded.
+        if let score = Self.scoreValue(path, in: report) { return score }
         guard let raw = Self.rawValue(path, in: report) else { return nil }
         return Self.asReported(raw)
     }
@@ -50,7 +58,8 @@ public struct ThresholdMetric: Sendable, Hashable, CustomStringConvertible {
         ("shards", []),
         ("webhook", webhookCounts),
         ("webhook.latencyMs", latencyNames),
-    ]
+        ("score", EventScore.metricPaths),
+    ] + scoreGroups
 
     private static func rawValue(_ path: String, in r: RunReport) -> Double? {
         let parts = path.split(separator: ".", maxSplits: 1).map(String.init)

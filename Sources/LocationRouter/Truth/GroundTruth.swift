@@ -1,0 +1,132 @@
+import Foundation
+import GeofenceKit
+
+/// The exact truth of a run's input: every boundary crossing of every device, at the moment it happens
+/// (`--ground-truth`, and the reference `--score` measures events against).
+///
+/// Each device moves along its path between consecutive samples as ``TruthTracker`` describes: the random walk's
+/// straight steps, a played trace's own legs (through every waypoint, even those between two samples), and
+/// straight segments between the samples of a stream. Source-side filters and noise are not applied: they change
+/// what a device reports, not where it is.
+public struct GroundTruth: Sendable {
+    /// The crossings: `enter` and `exit` events, each device's in time order.
+    public var events: [GeofenceEvent]
+    public let deviceNames: DeviceNames
+    public let regionNames: RegionNames
+
+    /// Computes the truth of `configuration`'s input. A sample stream is read to its end from its descriptor
+    /// (pass a descriptor of its own, such as a second one on a replay file).
+    /// - Throws: ``InputReadError`` when the stream cannot be read.
+    public static func compute(_ configuration: SimulationConfiguration) throws -> GroundTruth {
+        switch configuration.source {
+        case .samples(let input):
+            return try streamTruth(input, regions: RegionCatalog(regions: configuration.regions ?? []))
+        case .randomWalk, .playback:
+            let wiring = Wiring(configuration: configuration)
+            var trackers: [Int32: TruthTracker] = [:]
+            var events: [GeofenceEvent] = []
+            func visit(_ device: Int32, _ latitude: Double, _ longitude: Double, _ time: Timestamp) {
+                var tracker = trackers.removeValue(forKey: device) ?? TruthTracker(device: device, regions: wiring.lookup(device))
+                events += tracker.advance(latitude: latitude, longitude: longitude, time: time)
+                trackers[device] = tracker
+            }
+            switch wiring.source {
+            case .randomWalk(let plan):
+                var lane = RandomWalkLane(plan: plan, first: 0, stride: 1)
+                while !lane.isFinished {
+                    var batch = LocationBatch(capacity: 4096)
+                    _ = lane.fill(&batch, capacity: 4096)
+                    for i in 0..<batch.count {
+                        visit(batch.devices[i], batch.latitudes[i], batch.longitudes[i], Timestamp(microseconds: batch.times[i]))
+                    }
+                }
+            case .playback(let plan):
+                for device in 0..<Int32(plan.configuration.devices) {
+                    for point in plan.path(ofDevice: device) { visit(device, point.latitude, point.longitude, point.time) }
+                    trackers[device] = nil
+                }
+            case .samples:
+                break
+            }
+            return GroundTruth(events: events, deviceNames: wiring.deviceNames, regionNames: wiring.regionNames)
+        }
+    }
+
+    /// The truth of a sample stream: samples decoded as the run decodes them; invalid lines and samples older than
+    /// their device's previous one are skipped, as the run rejects them.
+    private static func streamTruth(_ input: SampleInput, regions catalog: RegionCatalog) throws -> GroundTruth {
+        let registry = DeviceRegistry()
+        var indices: [String: Int32] = [:]
+        var trackers: [TruthTracker] = []
+        var lastTimes: [Int64] = []
+        var events: [GeofenceEvent] = []
+        var splitter = LineSplitter(maxLineLength: input.maxLineLength)
+        var format = input.format
+        var header: CSVSampleHeader?
+        var lineNumber = 0
+        func take(_ pieces: [LineSplitter.Piece]) {
+            for piece in pieces {
+                lineNumber += 1
+                guard case .line(let bytes, _) = piece, !SampleDecoder.isBlank(bytes) else { continue }
+                let chosen = format ?? SampleFormat.detect(firstLine: bytes)
+                format = chosen
+                let sample: LocationSample
+                do throws(SampleDecodingError) {
+                    if chosen == .ndjson {
+                        sample = try SampleDecoder.decodeNDJSON(line: bytes, lineNumber: lineNumber)
+                    } else if let header {
+                        sample = try SampleDecoder.decodeCSV(line: bytes, header: header, lineNumber: lineNumber)
+                    } else {
+                        header = try CSVSampleHeader(line: bytes, lineNumber: lineNumber)
+                        continue
+                    }
+                } catch {
+                    continue
+                }
+                let device: Int32
+                if let known = indices[sample.device] {
+                    device = known
+                } else {
+                    device = registry.append(sample.device)
+                    indices[sample.device] = device
+                    trackers.append(TruthTracker(device: device, regions: catalog.regions(forDevice: sample.device)))
+                    lastTimes.append(.min)
+                }
+                let i = Int(device)
+                guard sample.time.microseconds >= lastTimes[i] else { continue }
+                lastTimes[i] = sample.time.microseconds
+                events += trackers[i].advance(
+                    latitude: sample.coordinate.latitude, longitude: sample.coordinate.longitude, time: sample.time)
+            }
+        }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input.descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw InputReadError(name: input.name, message: String(cString: strerror(errno)))
+            }
+            if count == 0 { break }
+            take(splitter.lines(in: Array(buffer[0..<count])))
+        }
+        take(splitter.finish())
+        return GroundTruth(events: events, deviceNames: .registry(registry), regionNames: .listed(catalog.identifiers))
+    }
+
+    /// The events as NDJSON, in the format of the run's events.
+    public var ndjson: [UInt8] {
+        var encoder = EventEncoder(deviceNames: deviceNames, regionNames: regionNames)
+        var output: [UInt8] = []
+        for event in events { encoder.encode(event, into: &output) }
+        return output
+    }
+
+    /// The events as the scorer takes them.
+    public var scoredEvents: [ScoredEvent] {
+        events.map {
+            ScoredEvent(
+                device: deviceNames.name(of: $0.device), region: regionNames.name(of: $0.region), kind: $0.kind,
+                time: $0.time)
+        }
+    }
+}
