@@ -5,7 +5,7 @@ enum CommandLineTool {
     static func run(_ arguments: [String], console: Console, workingDirectory: String) async -> ExitCode {
         var tokens = arguments
         let subcommand: String
-        if let first = tokens.first, ["run", "check", "score", "help"].contains(first) {
+        if let first = tokens.first, ["run", "check", "score", "serve", "help"].contains(first) {
             subcommand = first
             tokens.removeFirst()
         } else {
@@ -26,6 +26,12 @@ enum CommandLineTool {
                     return .success
                 }
                 return try await ScoreCommand(arguments: tokens, console: console).run()
+            case "serve":
+                if tokens.contains(where: { $0 == "-h" || $0 == "--help" }) {
+                    console.out(HelpText.serve)
+                    return .success
+                }
+                return try await ServeCommand(arguments: tokens, console: console).run()
             case "check":
                 if tokens.contains(where: { $0 == "-h" || $0 == "--help" }) {
                     console.out(HelpText.check)

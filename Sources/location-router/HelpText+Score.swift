@@ -28,12 +28,33 @@ extension HelpText {
 
         """
 
+    static let serve = """
+        OVERVIEW: A reference geofence service: takes samples over HTTP, posts its events to a webhook.
+
+        USAGE: location-router serve --regions <path> --listen <host:port> --webhook <url> [<options>]
+
+        OPTIONS:
+          --regions <path>        Regions from a GeoJSON FeatureCollection.
+          --listen <host:port>    Where samples arrive: POST NDJSON ('device', 'lat', 'lon', 'time',
+                                  'accuracy'), answered 204 (400 when no line is a sample).
+          --webhook <url>         Where events go: POST NDJSON events, as 'run --events' writes them.
+          --profile <name>        Monitoring rules: exact (default) | ios | android.
+          --drop <share>          Never send this seeded share of the events (0...1, default 0).
+          --delay <seconds>       Hold events back this long before sending them (default 0).
+          --delay-share <share>   The seeded share of events that --delay holds back (default 1).
+          --seed <n>              Seed of the drops and delays (default 42).
+          --lifetime <seconds>    Stop after this long (default: until Ctrl-C).
+          -h, --help              Show help information.
+
+        """
+
     /// The page of `help <subcommand>`.
     static func page(for subcommand: String?) -> String {
         switch subcommand {
         case "check": check
         case "run": run
         case "score": score
+        case "serve": serve
         default: overview
         }
     }
@@ -43,6 +64,7 @@ extension HelpText {
         switch subcommand {
         case "check": "check <file> ... [--json]"
         case "score": "score --truth <path> --events <path> [<options>]"
+        case "serve": "serve --regions <path> --listen <host:port> --webhook <url> [<options>]"
         default: "run [<options>]"
         }
     }

@@ -8,11 +8,13 @@ enum HelpText {
         USAGE: location-router [run] [<options>]
                location-router check <file> ... [--json]
                location-router score --truth <path> --events <path> [<options>]
+               location-router serve --regions <path> --listen <host:port> --webhook <url>
 
         SUBCOMMANDS:
           run (default)           Run the simulation described by ./config.json and the options.
           check                   Validate GPX, region, sample and config files and say what they hold.
           score                   Score events (ours or any system's) against the truth of the input.
+          serve                   A reference geofence service for trying 'run --target'.
 
         OPTIONS:
           -h, --help              Show help information (also: location-router help <subcommand>).
@@ -79,6 +81,12 @@ enum HelpText {
           --score                 Score the run's events against that truth (recall, precision, missed,
                                   spurious, latency): the report's 'score' object, thresholds 'score.*'.
           --score-tolerance <s>   How late an event may be and still match its truth event (default 600).
+          --target <url>          Drive a geofence service under test: POST the samples to <url> as NDJSON
+                                  batches (in order per device, paced by --pace) and score the events it
+                                  posts back to --listen: the report's 'target' object.
+          --listen <host:port>    Where the service posts its events: POST /events, NDJSON or a JSON array.
+          --target-batch <n>      Samples per request (default 500; also sent every 100 ms).
+          --listen-grace <s>      Seconds to wait for late events after the input ends (default 10).
           --quiet                 Print neither progress nor the summary (failed thresholds still are).
           -h, --help              Show help information.
 

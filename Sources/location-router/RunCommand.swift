@@ -224,6 +224,7 @@ struct RunCommand {
         var simulation = Simulation(configuration: configuration, sink: sink, progress: progress)
         let stop = StopSignal()
         simulation.stop = stop
+        let target = try startTarget(configuration, truth: truth, stop: stop)
         simulation.statePath = scenario.statePath
         simulation.snapshotInterval = scenario.snapshotInterval
         simulation.restoredSnapshot = snapshot
@@ -244,6 +245,7 @@ struct RunCommand {
             report = try await simulation.run()
             interrupts?.drainFinished()
             report.webhook = webhook?.statistics
+            report.target = await target?.finish()
             if let scoring, let truth {
                 report.score = await scoring.score(against: truth.events, tolerance: scenario.truth.tolerance)
             }
@@ -260,6 +262,7 @@ struct RunCommand {
         if !scenario.quiet {
             var table = SummaryTable(report: report, eventsDestination: scenario.events).text
             if let score = report.score { table += score.text }
+            if let target = report.target { table += Self.targetSummary(target) }
             if humanOutputOnStandardError { console.err(table) } else { console.out(table) }
         }
         if let path = scenario.report { try Files.write(report.json, to: path, console: console) }

@@ -27,46 +27,65 @@ public struct EventMatcher: Sendable {
         var device: String
         var region: String
         var kind: EventKind
+
+        init(_ event: ScoredEvent) {
+            device = event.device
+            region = event.region
+            kind = event.kind
+        }
     }
 
     public func score(truth: [ScoredEvent], events: [ScoredEvent], ignored: Int = 0) -> EventScore {
-        var groups: [Key: (truth: [Int64], events: [Int64])] = [:]
-        for event in truth { groups[Key(device: event.device, region: event.region, kind: event.kind), default: ([], [])].truth.append(event.time.microseconds) }
-        for event in events { groups[Key(device: event.device, region: event.region, kind: event.kind), default: ([], [])].events.append(event.time.microseconds) }
+        match(truth: truth, events: events, ignored: ignored).score
+    }
+
+    /// Scores like ``score(truth:events:ignored:)`` and also returns the matched pairs, as indices into `truth` and
+    /// `events` (for latencies measured on another clock).
+    public func match(truth: [ScoredEvent], events: [ScoredEvent], ignored: Int = 0)
+        -> (score: EventScore, pairs: [(truth: Int, event: Int)])
+    {
+        var groups: [Key: (truth: [Int], events: [Int])] = [:]
+        for (i, event) in truth.enumerated() { groups[Key(event), default: ([], [])].truth.append(i) }
+        for (i, event) in events.enumerated() { groups[Key(event), default: ([], [])].events.append(i) }
         let window = Int64((tolerance * 1e6).rounded())
 
         var score = EventScore(tolerance: tolerance)
         score.ignored = ignored
+        var pairs: [(truth: Int, event: Int)] = []
         var delays: [Int64] = []
         var missed: [ScoredEvent] = []
         var spurious: [ScoredEvent] = []
         for (key, group) in groups {
-            let truthTimes = group.truth.sorted()
-            let eventTimes = group.events.sorted()
-            var tally = EventScore.Tally(truth: truthTimes.count, events: eventTimes.count)
-            var matchedTruth: [Int64] = []
+            // Sorted by time; ties keep input order.
+            let truthOrder = group.truth.sorted { (truth[$0].time, $0) < (truth[$1].time, $1) }
+            let eventOrder = group.events.sorted { (events[$0].time, $0) < (events[$1].time, $1) }
+            var tally = EventScore.Tally(truth: truthOrder.count, events: eventOrder.count)
+            var lastMatched: Int64?
             var next = 0
-            func unmatched(_ time: Int64) {
-                spurious.append(ScoredEvent(device: key.device, region: key.region, kind: key.kind, time: Timestamp(microseconds: time)))
+            func unmatched(_ index: Int) {
+                let time = events[index].time.microseconds
+                spurious.append(events[index])
                 // A repeat: inside the window of the latest matched truth event that could have taken it.
-                if let last = matchedTruth.last, time >= last - Self.earlySlack, time <= last + window { tally.duplicates += 1 }
+                if let last = lastMatched, time >= last - Self.earlySlack, time <= last + window { tally.duplicates += 1 }
             }
-            for time in truthTimes {
-                while next < eventTimes.count && eventTimes[next] < time - Self.earlySlack {
-                    unmatched(eventTimes[next])
+            for index in truthOrder {
+                let time = truth[index].time.microseconds
+                while next < eventOrder.count && events[eventOrder[next]].time.microseconds < time - Self.earlySlack {
+                    unmatched(eventOrder[next])
                     next += 1
                 }
-                if next < eventTimes.count && eventTimes[next] <= time + window {
-                    delays.append(eventTimes[next] - time)
-                    matchedTruth.append(time)
+                if next < eventOrder.count && events[eventOrder[next]].time.microseconds <= time + window {
+                    delays.append(events[eventOrder[next]].time.microseconds - time)
+                    pairs.append((index, eventOrder[next]))
+                    lastMatched = time
                     tally.matched += 1
                     next += 1
                 } else {
-                    missed.append(ScoredEvent(device: key.device, region: key.region, kind: key.kind, time: Timestamp(microseconds: time)))
+                    missed.append(truth[index])
                 }
             }
-            while next < eventTimes.count {
-                unmatched(eventTimes[next])
+            while next < eventOrder.count {
+                unmatched(eventOrder[next])
                 next += 1
             }
             score.total.add(tally)
@@ -75,7 +94,7 @@ public struct EventMatcher: Sendable {
         score.latency = EventScore.Latency(sortedMicroseconds: delays.sorted())
         score.firstMissed = Self.first(missed)
         score.firstSpurious = Self.first(spurious)
-        return score
+        return (score, pairs)
     }
 
     /// The earliest `listed` events, in a deterministic order.

@@ -52,64 +52,24 @@ public struct GroundTruth: Sendable {
         }
     }
 
-    /// The truth of a sample stream: samples decoded as the run decodes them; invalid lines and samples older than
-    /// their device's previous one are skipped, as the run rejects them.
+    /// The truth of a sample stream (see ``SampleFileWalk``).
     private static func streamTruth(_ input: SampleInput, regions catalog: RegionCatalog) throws -> GroundTruth {
         let registry = DeviceRegistry()
         var indices: [String: Int32] = [:]
         var trackers: [TruthTracker] = []
-        var lastTimes: [Int64] = []
         var events: [GeofenceEvent] = []
-        var splitter = LineSplitter(maxLineLength: input.maxLineLength)
-        var format = input.format
-        var header: CSVSampleHeader?
-        var lineNumber = 0
-        func take(_ pieces: [LineSplitter.Piece]) {
-            for piece in pieces {
-                lineNumber += 1
-                guard case .line(let bytes, _) = piece, !SampleDecoder.isBlank(bytes) else { continue }
-                let chosen = format ?? SampleFormat.detect(firstLine: bytes)
-                format = chosen
-                let sample: LocationSample
-                do throws(SampleDecodingError) {
-                    if chosen == .ndjson {
-                        sample = try SampleDecoder.decodeNDJSON(line: bytes, lineNumber: lineNumber)
-                    } else if let header {
-                        sample = try SampleDecoder.decodeCSV(line: bytes, header: header, lineNumber: lineNumber)
-                    } else {
-                        header = try CSVSampleHeader(line: bytes, lineNumber: lineNumber)
-                        continue
-                    }
-                } catch {
-                    continue
-                }
-                let device: Int32
-                if let known = indices[sample.device] {
-                    device = known
-                } else {
-                    device = registry.append(sample.device)
-                    indices[sample.device] = device
-                    trackers.append(TruthTracker(device: device, regions: catalog.regions(forDevice: sample.device)))
-                    lastTimes.append(.min)
-                }
-                let i = Int(device)
-                guard sample.time.microseconds >= lastTimes[i] else { continue }
-                lastTimes[i] = sample.time.microseconds
-                events += trackers[i].advance(
-                    latitude: sample.coordinate.latitude, longitude: sample.coordinate.longitude, time: sample.time)
+        try SampleFileWalk.walk(input) { sample in
+            let device: Int32
+            if let known = indices[sample.device] {
+                device = known
+            } else {
+                device = registry.append(sample.device)
+                indices[sample.device] = device
+                trackers.append(TruthTracker(device: device, regions: catalog.regions(forDevice: sample.device)))
             }
+            events += trackers[Int(device)].advance(
+                latitude: sample.coordinate.latitude, longitude: sample.coordinate.longitude, time: sample.time)
         }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(input.descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw InputReadError(name: input.name, message: String(cString: strerror(errno)))
-            }
-            if count == 0 { break }
-            take(splitter.lines(in: Array(buffer[0..<count])))
-        }
-        take(splitter.finish())
         return GroundTruth(events: events, deviceNames: .registry(registry), regionNames: .listed(catalog.identifiers))
     }
 
