@@ -46,7 +46,7 @@ struct ScoreCommand {
 
     static let metricSummary =
         "truth, events, matched, recall, precision, missed, spurious, duplicates, ignored, "
-        + "latencySeconds.p50|p90|p95|p99|max|mean, enter.<count>, exit.<count>"
+        + "latencySeconds.p50|p90|p95|p99|max|mean, byKind.enter.<count>, byKind.exit.<count>"
 
     func run() async throws(CommandError) -> ExitCode {
         let truth = try Self.events(in: truthPath)

@@ -82,7 +82,7 @@ struct ServeCommand {
             throw CommandError(.outputFailed, error.description)
         }
         let stop = StopSignal()
-        let interrupts = console.handlesSignals ? InterruptHandler(stop: stop, console: console) : nil
+        let interrupts = console.handlesSignals ? InterruptHandler(stop: stop, console: console) { _ in } : nil
         defer { interrupts?.cancel() }
         console.err("Serving \(regions.count) regions (profile \(profile.rawValue)) on http://\(listener.address): POST NDJSON samples; events go to \(webhook.absoluteString)\n")
         let posting = Task { await service.run() }
@@ -94,6 +94,7 @@ struct ServeCommand {
         listener.stop()
         service.stop()
         await posting.value
+        interrupts?.drainFinished()
         let s = service.statistics
         console.err("Served \(s.requests) requests, \(s.samples) samples (\(s.badLines) bad lines): \(s.events) events, \(s.dropped) dropped on purpose, \(s.delayed) delayed, \(s.delivered) delivered, \(s.failedPosts) failed posts\n")
         return .success

@@ -73,7 +73,7 @@ import Testing
         #expect(score.firstMissed.first == truth[0])
         #expect(score.value(at: "recall") == 0.9)
         #expect(score.value(at: "latencySeconds.max") == 2.99)
-        #expect(score.value(at: "enter.truth") == 50)
+        #expect(score.value(at: "byKind.enter.truth") == 50)
         #expect(score.value(at: "nonsense") == nil)
         #expect(score.json.contains(#""recall":0.9,"precision":0.947368,"missed":10,"spurious":5"#))
     }

@@ -84,6 +84,12 @@ import Testing
         // Every known metric is a number of the JSON report of a run with a webhook.
         var report = Self.report(webhook: WebhookStatistics())
         report.thresholds = []
+        // A scored run that drove a target has every score and target metric too.
+        let crossing = ScoredEvent(device: "d", region: "r", kind: .enter, time: Timestamp(microseconds: 0))
+        report.score = EventMatcher().score(truth: [crossing], events: [crossing])
+        var target = TargetStatistics(score: report.score!)
+        target.latencyMs = [("p50", 1), ("p90", 2), ("p95", 3), ("p99", 4), ("max", 5)]
+        report.target = target
         let json = try? JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any]
         for path in ThresholdMetric.known {
             var value: Any? = json

@@ -80,16 +80,19 @@ public struct EventScore: Sendable, Equatable {
         self.tolerance = tolerance
     }
 
-    /// The metrics a threshold can test, by their path in ``json``: `recall`, `latencySeconds.p99`, `enter.missed`, …
+    /// The metrics a threshold can test, by their path in ``json``: `recall`, `latencySeconds.p99`,
+    /// `byKind.enter.missed`, …
     public static let metricPaths: [String] = {
         let counts = ["truth", "events", "matched", "recall", "precision", "missed", "spurious", "duplicates"]
         return counts + ["ignored"] + ["p50", "p90", "p95", "p99", "max", "mean"].map { "latencySeconds." + $0 }
-            + ["enter", "exit"].flatMap { kind in counts.map { "\(kind).\($0)" } }
+            + ["enter", "exit"].flatMap { kind in counts.map { "byKind.\(kind).\($0)" } }
     }()
 
     /// The value at a path of ``metricPaths``, unrounded; `nil` for an unknown path or a latency without matches.
     public func value(at path: String) -> Double? {
-        let parts = path.split(separator: ".", maxSplits: 1).map(String.init)
+        let parts = path.hasPrefix("byKind.")
+            ? path.dropFirst("byKind.".count).split(separator: ".", maxSplits: 1).map(String.init)
+            : path.split(separator: ".", maxSplits: 1).map(String.init)
         if parts.count == 2 {
             switch parts[0] {
             case "latencySeconds": return latency.named.first { $0.name == parts[1] }?.value ?? nil
