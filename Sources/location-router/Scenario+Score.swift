@@ -55,6 +55,9 @@ extension Scenario {
             }
             truth.listenGrace = seconds
         }
+        if truth.target != nil && !compareProfiles.isEmpty {
+            throw .usage("'--target' cannot be combined with '--compare-profiles': drive the service with one profile's run")
+        }
         if (truth.target == nil) != (truth.listen == nil) {
             throw .usage(truth.target == nil ? "'--listen' needs '--target <url>'" : "'--target' needs '--listen <host:port>'")
         }

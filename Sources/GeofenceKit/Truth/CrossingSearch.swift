@@ -58,6 +58,37 @@ public enum CrossingSearch {
         return crossings
     }
 
+    /// Whether a segment whose ends are both `inside` (or both outside) may still cross the boundary on the way:
+    /// a cheap, conservative test that lets the caller skip the search for most segments.
+    public static func mayPassThrough(
+        _ geometry: RegionGeometry, from a: (latitude: Double, longitude: Double),
+        to b: (latitude: Double, longitude: Double), inside: Bool, scale: LocalScale? = nil
+    ) -> Bool {
+        switch geometry {
+        case .circle(let circle):
+            // A straight line enters a circle at most once and leaves it at most once: in → in never crosses.
+            // Out → out crosses only when the closest approach comes near the radius (a margin covers the plane).
+            guard !inside else { return false }
+            let scale = scale ?? LocalScale(latitude: circle.center.latitude)
+            let x0 = wrapped(a.longitude - circle.center.longitude) * scale.metresPerDegreeLongitude
+            let y0 = (a.latitude - circle.center.latitude) * scale.metresPerDegreeLatitude
+            let dx = wrapped(b.longitude - a.longitude) * scale.metresPerDegreeLongitude
+            let dy = (b.latitude - a.latitude) * scale.metresPerDegreeLatitude
+            let squared = dx * dx + dy * dy
+            let s = squared > 0 ? min(1, max(0, -(x0 * dx + y0 * dy) / squared)) : 0
+            let x = x0 + s * dx
+            let y = y0 + s * dy
+            let reach = circle.radius * 1.01 + 1
+            return x * x + y * y <= reach * reach
+        case .polygon(let polygon):
+            let tolerance = PolygonGeometry.boundaryTolerance
+            return max(a.longitude, b.longitude) >= polygon.minLongitude - tolerance
+                && min(a.longitude, b.longitude) <= polygon.maxLongitude + tolerance
+                && max(a.latitude, b.latitude) >= polygon.minLatitude - tolerance
+                && min(a.latitude, b.latitude) <= polygon.maxLatitude + tolerance
+        }
+    }
+
     /// Fractions, ascending from 0 to 1, such that the boundary is crossed at most once between two neighbours.
     static func probes(
         of geometry: RegionGeometry, from a: (latitude: Double, longitude: Double),

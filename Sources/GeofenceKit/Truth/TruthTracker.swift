@@ -13,12 +13,17 @@ public struct TruthTracker: Sendable {
 
     public let device: Int32
     private let regions: [MonitoredRegion]
+    /// Each circle's local plane, for the quick test that skips most segments.
+    private let scales: [LocalScale?]
     private var inside: [Bool] = []
     private var last: (latitude: Double, longitude: Double, time: Int64)?
 
     public init(device: Int32, regions: [MonitoredRegion]) {
         self.device = device
         self.regions = regions
+        scales = regions.map {
+            if case .circle(let circle) = $0.geometry { LocalScale(latitude: circle.center.latitude) } else { nil }
+        }
     }
 
     /// The crossings between the previous sample and this one, in time order (`enter` / `exit` events whose
@@ -30,25 +35,25 @@ public struct TruthTracker: Sendable {
             return []
         }
         last = (latitude, longitude, time.microseconds)
-        let duration = Double(time.microseconds - from.time) / 1e6
-        let length = Geodesic.distance(
-            latitude1: from.latitude, longitude1: from.longitude, latitude2: latitude, longitude2: longitude)
-        var resolution = 1.0
-        if duration > 0 { resolution = min(resolution, Self.timeResolution / duration) }
-        if length > 0 { resolution = min(resolution, Self.distanceResolution / length) }
-        resolution = max(resolution, 1e-12)
-
+        var resolution: Double?
         var found: [(fraction: Double, order: Int, event: GeofenceEvent)] = []
         for (index, region) in regions.enumerated() {
+            let now = region.geometry.contains(latitude: latitude, longitude: longitude)
+            // Most segments stay well clear of most boundaries: skip them without searching.
+            guard now != inside[index]
+                || CrossingSearch.mayPassThrough(
+                    region.geometry, from: (from.latitude, from.longitude), to: (latitude, longitude), inside: now,
+                    scale: scales[index])
+            else { continue }
             let crossings: [CrossingSearch.Crossing]
-            if length == 0 {
+            if from.latitude == latitude && from.longitude == longitude {
                 // Standing still (or a repeated position): at most a change of state in place.
-                let now = region.geometry.contains(latitude: latitude, longitude: longitude)
                 crossings = now == inside[index] ? [] : [.init(fraction: 1, entering: now)]
             } else {
+                let step = resolution ?? Self.resolution(from: from, to: (latitude, longitude, time.microseconds))
+                resolution = step
                 crossings = CrossingSearch.crossings(
-                    of: region.geometry, from: (from.latitude, from.longitude), to: (latitude, longitude),
-                    resolution: resolution)
+                    of: region.geometry, from: (from.latitude, from.longitude), to: (latitude, longitude), resolution: step)
             }
             for crossing in crossings {
                 inside[index] = crossing.entering
@@ -62,8 +67,27 @@ public struct TruthTracker: Sendable {
                     longitude: from.longitude + s * (longitude - from.longitude))
                 found.append((s, found.count, event))
             }
+            inside[index] = now
         }
         found.sort { ($0.fraction, $0.order) < ($1.fraction, $1.order) }
         return found.map(\.event)
+    }
+
+    /// The fraction of a segment that is 1 ms or 1 cm (on an equirectangular estimate of its length), whichever
+    /// is shorter.
+    static func resolution(
+        from a: (latitude: Double, longitude: Double, time: Int64), to b: (latitude: Double, longitude: Double, time: Int64)
+    ) -> Double {
+        let duration = Double(b.time - a.time) / 1e6
+        let scale = LocalScale(latitude: (a.latitude + b.latitude) / 2)
+        var dx = abs(b.longitude - a.longitude)
+        if dx > 180 { dx = 360 - dx }
+        let north = (b.latitude - a.latitude) * scale.metresPerDegreeLatitude
+        let east = dx * scale.metresPerDegreeLongitude
+        let length = (north * north + east * east).squareRoot()
+        var resolution = 1.0
+        if duration > 0 { resolution = min(resolution, timeResolution / duration) }
+        if length > 0 { resolution = min(resolution, distanceResolution / length) }
+        return max(resolution, 1e-12)
     }
 }

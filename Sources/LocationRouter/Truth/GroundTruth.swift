@@ -1,5 +1,6 @@
 import Foundation
 import GeofenceKit
+import Synchronization
 
 /// The exact truth of a run's input: every boundary crossing of every device, at the moment it happens
 /// (`--ground-truth`, and the reference `--score` measures events against).
@@ -23,33 +24,51 @@ public struct GroundTruth: Sendable {
             return try streamTruth(input, regions: RegionCatalog(regions: configuration.regions ?? []))
         case .randomWalk, .playback:
             let wiring = Wiring(configuration: configuration)
-            var trackers: [Int32: TruthTracker] = [:]
-            var events: [GeofenceEvent] = []
-            func visit(_ device: Int32, _ latitude: Double, _ longitude: Double, _ time: Timestamp) {
-                var tracker = trackers.removeValue(forKey: device) ?? TruthTracker(device: device, regions: wiring.lookup(device))
-                events += tracker.advance(latitude: latitude, longitude: longitude, time: time)
-                trackers[device] = tracker
+            // Devices are independent: lanes of every `parts`-th device run on every core, as the source's lanes do.
+            let parts = max(1, ProcessInfo.processInfo.activeProcessorCount)
+            let results = Mutex([[GeofenceEvent]](repeating: [], count: parts))
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+                let events = laneTruth(wiring, first: part, stride: parts)
+                results.withLock { $0[part] = events }
             }
-            switch wiring.source {
-            case .randomWalk(let plan):
-                var lane = RandomWalkLane(plan: plan, first: 0, stride: 1)
-                while !lane.isFinished {
-                    var batch = LocationBatch(capacity: 4096)
-                    _ = lane.fill(&batch, capacity: 4096)
-                    for i in 0..<batch.count {
-                        visit(batch.devices[i], batch.latitudes[i], batch.longitudes[i], Timestamp(microseconds: batch.times[i]))
-                    }
-                }
-            case .playback(let plan):
-                for device in 0..<Int32(plan.configuration.devices) {
-                    for point in plan.path(ofDevice: device) { visit(device, point.latitude, point.longitude, point.time) }
-                    trackers[device] = nil
-                }
-            case .samples:
-                break
-            }
-            return GroundTruth(events: events, deviceNames: wiring.deviceNames, regionNames: wiring.regionNames)
+            return GroundTruth(
+                events: results.withLock { $0.flatMap { $0 } }, deviceNames: wiring.deviceNames, regionNames: wiring.regionNames)
         }
+    }
+
+    /// The truth of generated devices `first`, `first + stride`, …
+    private static func laneTruth(_ wiring: Wiring, first: Int, stride: Int) -> [GeofenceEvent] {
+        // Generated devices are numbered densely: one tracker per device, made at its first sample.
+        var trackers: [TruthTracker?] = []
+        var events: [GeofenceEvent] = []
+        func visit(_ device: Int32, _ latitude: Double, _ longitude: Double, _ time: Timestamp) {
+            let i = Int(device) / stride
+            if i >= trackers.count { trackers += repeatElement(nil, count: i + 1 - trackers.count) }
+            var tracker = trackers[i] ?? TruthTracker(device: device, regions: wiring.lookup(device))
+            trackers[i] = nil  // moved out and back, so that its arrays are not copied
+            let found = tracker.advance(latitude: latitude, longitude: longitude, time: time)
+            trackers[i] = tracker
+            if !found.isEmpty { events += found }
+        }
+        switch wiring.source {
+        case .randomWalk(let plan):
+            var lane = RandomWalkLane(plan: plan, first: first, stride: stride)
+            while !lane.isFinished {
+                var batch = LocationBatch(capacity: 4096)
+                _ = lane.fill(&batch, capacity: 4096)
+                for i in 0..<batch.count {
+                    visit(batch.devices[i], batch.latitudes[i], batch.longitudes[i], Timestamp(microseconds: batch.times[i]))
+                }
+            }
+        case .playback(let plan):
+            for device in Swift.stride(from: first, to: plan.configuration.devices, by: stride).map(Int32.init) {
+                for point in plan.path(ofDevice: device) { visit(device, point.latitude, point.longitude, point.time) }
+                if Int(device) / stride < trackers.count { trackers[Int(device) / stride] = nil }
+            }
+        case .samples:
+            break
+        }
+        return events
     }
 
     /// The truth of a sample stream (see ``SampleFileWalk``).
