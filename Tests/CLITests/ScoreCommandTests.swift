@@ -55,6 +55,19 @@ import Testing
         #expect(score.out.contains("Thresholds: all 2 met"))
     }
 
+    /// Played GPX traces: the truth follows every waypoint; the exact profile never invents a crossing, and
+    /// reports each one at or after it happened.
+    @Test func theExactProfileInventsNothingOnPlayedTraces() async throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = await runCommand(
+            ["run", "--source", "gpx:" + fixture("gpx/gpxgo__visnjan.gpx") + "," + fixture("gpx/gpxpy__korita-zbevnica.gpx"),
+             "--devices", "10", "--position-jitter", "200", "--no-events", "--report", folder + "/report.json", "--score",
+             "--threshold", "score.precision == 1", "--threshold", "score.truth > 100", "--threshold", "score.recall > 0.5",
+             "--threshold", "score.latencySeconds.p50 >= 0"])
+        #expect(run.status == .success, "\(run.out)\(run.err)")
+    }
+
     @Test func scoreMeasuresDroppedAndDelayedEvents() async throws {
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
