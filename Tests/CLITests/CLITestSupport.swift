@@ -74,3 +74,16 @@ func runExecutable(_ arguments: [String], stdin: String) throws -> (status: Int3
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
 }
+
+/// Starts `process` and waits for it to end without holding a thread of the shared pool (other suites' servers
+/// and tasks need those); `whileRunning` runs once it has started (to signal or kill it).
+func runToExit(_ process: Process, whileRunning: (Process) async throws -> Void = { _ in }) async throws {
+    let exited = AsyncStream<Void>.makeStream()
+    process.terminationHandler = { _ in
+        exited.continuation.yield()
+        exited.continuation.finish()
+    }
+    try process.run()
+    try await whileRunning(process)
+    for await _ in exited.stream { break }
+}

@@ -42,7 +42,7 @@ import Testing
         }
         let stdin = test.source == "stdin" ? input : nil
 
-        let whole = try run(common + ["--events", directory + "/whole.ndjson"], stdin: stdin, in: directory)
+        let whole = try await run(common + ["--events", directory + "/whole.ndjson"], stdin: stdin, in: directory)
         #expect(whole == 0)
 
         let events = directory + "/events.ndjson"
@@ -50,10 +50,10 @@ import Testing
         let restartable = common + ["--events", events, "--state", state, "--snapshot-interval", "0.03"]
         // Paced so that the run lasts about a second; killed somewhere in it, snapshots being taken all along.
         let pace = ["stdin": "1200", "gpx": "1900"][test.source] ?? "900"
-        let killed = try run(
+        let killed = try await run(
             restartable + ["--pace", pace], stdin: stdin, in: directory, killAfter: Double.random(in: 0.15...0.9))
         #expect(killed == SIGKILL)
-        let restarted = try run(restartable, stdin: stdin, in: directory)
+        let restarted = try await run(restartable, stdin: stdin, in: directory)
         #expect(restarted == 0)
 
         let expected = try Self.linesByDevice(directory + "/whole.ndjson")
@@ -74,7 +74,7 @@ import Testing
     }
 
     /// Runs the executable; returns its exit status, or the signal that ended it.
-    private func run(_ arguments: [String], stdin: String?, in directory: String, killAfter: Double? = nil) throws -> Int32 {
+    private func run(_ arguments: [String], stdin: String?, in directory: String, killAfter: Double? = nil) async throws -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try executablePath())
         process.arguments = arguments
@@ -82,12 +82,11 @@ import Testing
         process.standardInput = stdin.flatMap { FileHandle(forReadingAtPath: $0) } ?? FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
-        if let killAfter {
-            Thread.sleep(forTimeInterval: killAfter)
+        try await runToExit(process) { process in
+            guard let killAfter else { return }
+            try await Task.sleep(nanoseconds: UInt64(killAfter * 1e9))
             kill(process.processIdentifier, SIGKILL)
         }
-        process.waitUntilExit()
         return process.terminationStatus
     }
 }

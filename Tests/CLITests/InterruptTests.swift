@@ -48,7 +48,8 @@ import Testing
 
 /// SIGTERM and SIGHUP drain like Ctrl-C, with their own exit status; a run that cannot drain still ends.
 @Suite struct SignalTests {
-    private func start(_ arguments: [String], in directory: String) throws -> Process {
+    /// Runs the executable, sends `signal` after `delay` seconds, and waits for it to end.
+    private func run(_ arguments: [String], in directory: String, signal: Int32, after delay: Double) async throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try executablePath())
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
@@ -56,7 +57,10 @@ import Testing
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try await runToExit(process) { process in
+            try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+            kill(process.processIdentifier, signal)
+        }
         return process
     }
 
@@ -68,12 +72,9 @@ import Testing
     func aSignalDrainsTheRunAndItsExitStatusNamesIt(signal: Int32, status: Int32, name: String) async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let process = try start(
+        let process = try await run(
             ["--devices", "2000", "--duration", "36000", "--pace", "600", "--events", "events.ndjson", "--report", "report.json"],
-            in: directory)
-        try await Task.sleep(nanoseconds: 700_000_000)
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
+            in: directory, signal: signal, after: 0.7)
         #expect(process.terminationStatus == status)
         let report = try report(directory + "/report.json")
         #expect(report["interrupted"] as? Bool == true)
@@ -90,13 +91,10 @@ import Testing
         // A reader opens the FIFO (so the run can start) and then never reads.
         let reader = open(fifo, O_RDONLY | O_NONBLOCK)
         defer { close(reader) }
-        let process = try start(
-            ["--devices", "2000", "--duration", "36000", "--events", fifo, "--report", "report.json", "--drain-timeout", "1"],
-            in: directory)
-        try await Task.sleep(nanoseconds: 700_000_000)
-        process.interrupt()
         let started = Date()
-        process.waitUntilExit()
+        let process = try await run(
+            ["--devices", "2000", "--duration", "36000", "--events", fifo, "--report", "report.json", "--drain-timeout", "1"],
+            in: directory, signal: SIGINT, after: 0.7)
         #expect(Date().timeIntervalSince(started) < 10)
         #expect(process.terminationStatus == 130)
         let report = try report(directory + "/report.json")
