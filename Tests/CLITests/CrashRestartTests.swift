@@ -48,10 +48,13 @@ import Testing
         let events = directory + "/events.ndjson"
         let state = directory + "/state.ndjson"
         let restartable = common + ["--events", events, "--state", state, "--snapshot-interval", "0.03"]
-        // Paced so that the run lasts about a second; killed somewhere in it, snapshots being taken all along.
-        let pace = ["stdin": "1200", "gpx": "1900"][test.source] ?? "900"
+        // Paced so that the run lasts a few seconds, and killed once a random share of the whole run's events is
+        // written (so the moment depends on progress, not on how busy the machine is), snapshots taken all along.
+        let pace = ["stdin": "400", "gpx": "600"][test.source] ?? "300"
+        let wholeBytes = (try FileManager.default.attributesOfItem(atPath: directory + "/whole.ndjson")[.size] as? Int) ?? 0
         let killed = try await run(
-            restartable + ["--pace", pace], stdin: stdin, in: directory, killAfter: Double.random(in: 0.15...0.9))
+            restartable + ["--pace", pace], stdin: stdin, in: directory,
+            killAt: (events, Int(Double(wholeBytes) * Double.random(in: 0.05...0.8))))
         #expect(killed == SIGKILL)
         let restarted = try await run(restartable, stdin: stdin, in: directory)
         #expect(restarted == 0)
@@ -74,7 +77,10 @@ import Testing
     }
 
     /// Runs the executable; returns its exit status, or the signal that ended it.
-    private func run(_ arguments: [String], stdin: String?, in directory: String, killAfter: Double? = nil) async throws -> Int32 {
+    /// - Parameter killAt: kills the process with SIGKILL once the file has grown to that many bytes.
+    private func run(
+        _ arguments: [String], stdin: String?, in directory: String, killAt: (file: String, bytes: Int)? = nil
+    ) async throws -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try executablePath())
         process.arguments = arguments
@@ -83,9 +89,15 @@ import Testing
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try await runToExit(process) { process in
-            guard let killAfter else { return }
-            try await Task.sleep(nanoseconds: UInt64(killAfter * 1e9))
-            kill(process.processIdentifier, SIGKILL)
+            guard let (file, bytes) = killAt else { return }
+            while process.isRunning {
+                let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+                if size >= bytes {
+                    kill(process.processIdentifier, SIGKILL)
+                    return
+                }
+                try await Task.sleep(nanoseconds: 5_000_000)
+            }
         }
         return process.terminationStatus
     }
