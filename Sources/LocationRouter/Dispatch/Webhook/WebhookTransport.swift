@@ -1,114 +1,52 @@
 import Foundation
-import Synchronization
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
-/// Sends one batch body and classifies the answer; owns the `URLSession` of a sink.
-///
-/// The session is ephemeral (no cookies, cache or credentials persist between runs), allows at least as
-/// many connections to the host as the sink has requests in flight (fewer would queue requests inside the
-/// session, where the concurrency limit cannot see them), and gives every request the configured timeout as
-/// both its idle and its total limit.
+/// Sends one batch body and classifies the answer: `http://` URLs through ``PlainHTTPClient`` (a socket of its
+/// own, one deadline, bounded reading, no way for an answer to crash the process), `https://` URLs through
+/// ``URLSessionTransport``, since TLS is only available through FoundationNetworking.
 final class WebhookTransport: Sendable {
-    private let session: URLSession
-    private let url: URL
-    private let timeout: Double
-    private let stopped = Atomic<Bool>(false)
+    private enum Route: Sendable {
+        case plain(PlainHTTPClient)
+        case session(URLSessionTransport)
+    }
+
+    private let route: Route
 
     init(configuration: WebhookConfiguration) {
-        let settings = URLSessionConfiguration.ephemeral
-        settings.httpMaximumConnectionsPerHost = max(configuration.concurrency, 1)
-        settings.timeoutIntervalForRequest = configuration.timeout
-        settings.timeoutIntervalForResource = configuration.timeout
-        settings.requestCachePolicy = .reloadIgnoringLocalCacheData
-        settings.urlCache = nil
-        settings.httpCookieStorage = nil
-        session = URLSession(configuration: settings, delegate: RedirectRefusal(), delegateQueue: nil)
-        url = configuration.url
-        timeout = configuration.timeout
+        if configuration.url.scheme?.lowercased() == "http" {
+            route = .plain(PlainHTTPClient(url: configuration.url, timeout: configuration.timeout))
+        } else {
+            route = .session(URLSessionTransport(configuration: configuration))
+        }
     }
 
     /// One attempt: `POST`s `body` as `application/json`.
     func send(_ body: Data) async -> WebhookAttemptOutcome {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = body
-        // The data task is driven by hand so that cancelling the worker, or `cancelAll`, ends it at once whenever it
-        // happens: before the task exists, while it runs, or after the session was told to stop.
-        let handle = TaskHandle()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<WebhookAttemptOutcome, Never>) in
-                guard !stopped.load(ordering: .acquiring) else {
-                    continuation.resume(returning: .cancelled)
-                    return
-                }
-                let task = session.dataTask(with: request) { _, response, error in
-                    continuation.resume(returning: Self.outcome(response: response, error: error))
-                }
-                handle.start(task)
-                if stopped.load(ordering: .acquiring) { handle.cancel() }
+        switch route {
+        case .plain(let client):
+            switch await client.post(body) {
+            case .answered(let head, _):
+                return .classify(status: head.status, retryAfter: head.value(for: "Retry-After"))
+            case .failed(let reason):
+                // A refused or reset connection, a timeout, a malformed or missing answer: any may pass.
+                return .retryable(reason: reason, retryAfter: nil)
+            case .cancelled:
+                return .cancelled
             }
-        } onCancel: {
-            handle.cancel()
+        case .session(let transport):
+            return await transport.send(body)
         }
     }
 
-    private static func outcome(response: URLResponse?, error: (any Error)?) -> WebhookAttemptOutcome {
-        if let error {
-            if let urlError = error as? URLError, urlError.code == .cancelled { return .cancelled }
-            // Connection refused or reset, DNS, TLS, timeout: any of these may pass, so all are retried.
-            return .retryable(reason: error.localizedDescription, retryAfter: nil)
-        }
-        guard let http = response as? HTTPURLResponse else {
-            return .retryable(reason: "not an HTTP response", retryAfter: nil)
-        }
-        return .classify(status: http.statusCode, retryAfter: http.value(forHTTPHeaderField: "Retry-After"))
-    }
-
-    /// Cancels the requests in flight (they end as ``WebhookAttemptOutcome/cancelled``), refuses new ones, and
-    /// releases the session.
+    /// Cancels the requests in flight (they end as ``WebhookAttemptOutcome/cancelled``) and refuses new ones.
     func cancelAll() {
-        stopped.store(true, ordering: .releasing)
-        session.invalidateAndCancel()
+        switch route {
+        case .plain(let client): client.cancelAll()
+        case .session(let transport): transport.cancelAll()
+        }
     }
 
+    /// Releases the transport once no request is in flight any more.
     func invalidate() {
-        session.finishTasksAndInvalidate()
-    }
-}
-
-/// Answers every redirect with "do not follow": a redirected `POST` may be re-sent as a `GET` without its
-/// body, which would count as delivered while the events went nowhere. The 3xx answer is then final and
-/// dead-letters the batch.
-private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        completionHandler(nil)
-    }
-}
-
-/// The data task of one request, cancellable from any thread, also before it is started.
-private final class TaskHandle: Sendable {
-    private let state = Mutex<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
-
-    func start(_ task: URLSessionDataTask) {
-        let cancelled = state.withLock { state -> Bool in
-            state.task = task
-            return state.cancelled
-        }
-        task.resume()
-        if cancelled { task.cancel() }
-    }
-
-    func cancel() {
-        let task = state.withLock { state -> URLSessionDataTask? in
-            state.cancelled = true
-            return state.task
-        }
-        task?.cancel()
+        if case .session(let transport) = route { transport.invalidate() }
     }
 }
