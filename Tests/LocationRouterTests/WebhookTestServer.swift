@@ -21,19 +21,34 @@ final class WebhookTestServer: Sendable {
     }
 
     struct Response: Sendable {
+        /// The status sent, and recorded. With a hostile `answer`, what the test counts the request as: 0 for
+        /// "no valid answer", a 2xx if the events count as delivered (the server's independent count).
         var status: Int
         var headers: [(String, String)] = []
         /// Seconds to wait before answering.
         var delay: Double = 0
+        /// What is sent back; `.standard` is a well-formed answer with `status` and `headers`.
+        var answer: Answer = .standard
 
         static let ok = Response(status: 200)
+    }
+
+    /// One request as the server saw it through to the end of its answer.
+    struct Exchange: Sendable {
+        let request: Request
+        let status: Int
+        /// Bytes of the answer the client accepted from the server (written into the connection).
+        var bytesSent = 0
+        /// Seconds from the first byte of the answer until the server saw the client close the connection;
+        /// `nil` if the answer ended (or the server gave up) first.
+        var clientClosedAfter: Double?
     }
 
     /// Decides the answer to request number `index` (0 for the first).
     typealias Responder = @Sendable (_ index: Int, _ request: Request) -> Response
 
     private struct State {
-        var requests: [(request: Request, status: Int)] = []
+        var exchanges: [Exchange] = []
         var inFlight = 0
         var peakInFlight = 0
         var connections = 0
@@ -45,7 +60,7 @@ final class WebhookTestServer: Sendable {
     let port: UInt16
     private let listener: Int32
     private let state = Mutex(State())
-    private let started = MonotonicTestClock()
+    let started = MonotonicTestClock()
     private let respond: Responder
 
     init(
@@ -79,7 +94,9 @@ final class WebhookTestServer: Sendable {
     var url: URL { URL(string: "http://127.0.0.1:\(port)/events") ?? URL(fileURLWithPath: "/") }
 
     /// Every request read, with the status it was answered with, in the order they were read.
-    var requests: [(request: Request, status: Int)] { state.withLock { $0.requests } }
+    var requests: [(request: Request, status: Int)] { exchanges.map { ($0.request, $0.status) } }
+    /// Every request read and what became of its answer, in the order they were read.
+    var exchanges: [Exchange] { state.withLock { $0.exchanges } }
     /// The most requests that were being answered at the same time.
     var peakInFlight: Int { state.withLock { $0.peakInFlight } }
 
@@ -140,6 +157,8 @@ final class WebhookTestServer: Sendable {
     private func serve(_ connection: Int32) {
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        // An answer the client stopped reading without closing must not hold this thread forever either.
+        setsockopt(connection, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var buffer: [UInt8] = []
         let separator: [UInt8] = Array("\r\n\r\n".utf8)
         var headerEnd: Int?
@@ -155,7 +174,7 @@ final class WebhookTestServer: Sendable {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        if headers["expect"]?.lowercased() == "100-continue" { sendAll(connection, "HTTP/1.1 100 Continue\r\n\r\n") }
+        if headers["expect"]?.lowercased() == "100-continue" { sendAll(connection, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) }
         let length = headers["content-length"].flatMap { Int($0) } ?? 0
         var body = Array(buffer[(headerEnd + separator.count)...])
         while body.count < length {
@@ -167,17 +186,25 @@ final class WebhookTestServer: Sendable {
         let index = state.withLock { state -> Int in
             state.inFlight += 1
             state.peakInFlight = max(state.peakInFlight, state.inFlight)
-            return state.requests.count
+            state.exchanges.append(Exchange(request: request, status: 0))
+            return state.exchanges.count - 1
         }
         let response = respond(index, request)
-        state.withLock { state in
-            state.requests.append((request, response.status))
-        }
+        state.withLock { $0.exchanges[index] = Exchange(request: request, status: response.status) }
         if response.delay > 0 { usleep(useconds_t(response.delay * 1e6)) }
         state.withLock { $0.inFlight -= 1 }
-        var text = "HTTP/1.1 \(response.status) Test\r\nContent-Length: 0\r\nConnection: close\r\n"
-        for (name, value) in response.headers { text += "\(name): \(value)\r\n" }
-        sendAll(connection, text + "\r\n")
+        var outcome: (bytesSent: Int, clientClosedAfter: Double?)
+        if case .standard = response.answer {
+            var text = "HTTP/1.1 \(response.status) Test\r\nContent-Length: 0\r\nConnection: close\r\n"
+            for (name, value) in response.headers { text += "\(name): \(value)\r\n" }
+            outcome = (sendAll(connection, Array((text + "\r\n").utf8)) ?? 0, nil)
+        } else {
+            outcome = answer(response.answer, on: connection)
+        }
+        state.withLock { state in
+            state.exchanges[index].bytesSent = outcome.bytesSent
+            state.exchanges[index].clientClosedAfter = outcome.clientClosedAfter
+        }
         shutdown(connection, Int32(SHUT_WR))
     }
 
@@ -190,16 +217,18 @@ final class WebhookTestServer: Sendable {
         return true
     }
 
-    private func sendAll(_ connection: Int32, _ text: String) {
-        let bytes = Array(text.utf8)
+    /// Sends `bytes`. - Returns: `nil` if the connection failed first (the client closed it), else the count.
+    @discardableResult
+    func sendAll(_ connection: Int32, _ bytes: [UInt8]) -> Int? {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes {
                 send(connection, $0.baseAddress.map { $0 + offset }, bytes.count - offset, Int32(MSG_NOSIGNAL))
             }
-            guard sent > 0 else { return }
+            guard sent > 0 else { return nil }
             offset += sent
         }
+        return offset
     }
 
     enum ServerError: Error {

@@ -38,7 +38,8 @@ struct HTTPResponseHead: Sendable, Equatable {
         for line in lines {
             if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
                 guard let last = fields.popLast() else { return nil }
-                fields.append((last.name, last.value + " " + Self.text(line)))
+                let continued = [last.value, Self.text(line)].filter { !$0.isEmpty }.joined(separator: " ")
+                fields.append((last.name, continued))
                 continue
             }
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,

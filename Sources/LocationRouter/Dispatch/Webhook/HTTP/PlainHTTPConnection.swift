@@ -117,6 +117,8 @@ struct PlainHTTPConnection: Sendable {
             let progress: HTTPResponseReader.Progress
             switch wait(socket, for: Int16(POLLIN), cancellation) {
             case .cancelled:
+                // An answer already read stands: the receiver has the events, whatever becomes of its body.
+                if let head = reader.head { return .answered(head, bodyBytes: reader.bodyBytesRead) }
                 throw Stop(result: .cancelled)
             case .timedOut:
                 if let head = reader.head { return .answered(head, bodyBytes: reader.bodyBytesRead) }
