@@ -84,10 +84,18 @@ final class WebhookTestServer: Sendable {
             close(fd)
             throw ServerError.system("bind")
         }
+        // Listening right away, not in the accept thread, so that a client connecting at once is never refused.
+        let listening = listenAfter.map { $0 <= 0 } == true
+        guard !listening || listen(fd, 64) == 0 else {
+            close(fd)
+            throw ServerError.system("listen")
+        }
         port = UInt16(bigEndian: address.sin_port)
         listener = fd
         self.respond = respond
-        let thread = Thread { [self] in acceptLoop(listenAfter: listenAfter, lifetime: lifetime, maxRequests: maxRequests) }
+        let thread = Thread { [self] in
+            acceptLoop(listening: listening, listenAfter: listenAfter, lifetime: lifetime, maxRequests: maxRequests)
+        }
         thread.start()
     }
 
@@ -117,9 +125,9 @@ final class WebhookTestServer: Sendable {
         while state.withLock({ $0.openConnections > 0 }) && started.seconds < deadline { usleep(10_000) }
     }
 
-    private func acceptLoop(listenAfter: Double?, lifetime: Double, maxRequests: Int) {
+    private func acceptLoop(listening: Bool, listenAfter: Double?, lifetime: Double, maxRequests: Int) {
         defer { close(listener) }
-        var listening = false
+        var listening = listening
         while !state.withLock({ $0.stopped }) && started.seconds < lifetime {
             if !listening {
                 let requested = state.withLock { $0.listenRequested }
