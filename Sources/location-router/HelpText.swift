@@ -59,7 +59,8 @@ enum HelpText {
                                   and report the events each one missed, added or delayed.
           --events <path|->       Write events as NDJSON to a file, or '-' for standard output.
           --no-events             Count events without writing them.
-          --webhook <url>         Also POST events to an http(s) URL, in JSON-array batches, with retries.
+          --webhook <url>         Also POST events to an http(s) URL, in JSON-array batches, with retries;
+                                  each event ends delivered (2xx) or in the dead-letter file.
           --dead-letter <path>    Where undeliverable webhook batches go (default:
                                   webhook-dead-letter.ndjson).
           --report <path|->       Write the JSON report to a file, or '-' for standard output. A regular

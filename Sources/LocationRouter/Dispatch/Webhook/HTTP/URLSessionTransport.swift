@@ -8,12 +8,14 @@ import FoundationNetworking
 ///
 /// There is no TLS in the toolchain outside FoundationNetworking, so `https` keeps its limits: an answer that
 /// libcurl completes without a response ends the process with a fatal error, and the body of an answer is
-/// buffered whole. `http` URLs go through ``PlainHTTPClient`` instead, which has neither problem.
+/// buffered whole (up to the deadline). `http` URLs go through ``PlainHTTPClient`` instead, which has neither
+/// problem.
 ///
-/// The session is ephemeral (no cookies, cache or credentials persist between runs), allows at least as
+/// The session is ephemeral (no cookies, cache or credentials persist between runs) and allows at least as
 /// many connections to the host as the sink has requests in flight (fewer would queue requests inside the
-/// session, where the concurrency limit cannot see them), and gives every request the configured timeout as
-/// both its idle and its total limit.
+/// session, where the concurrency limit cannot see them). The session's own timeouts restart with every byte
+/// received, so each request also gets a timer that cancels it at the configured timeout: a trickled answer
+/// cannot outlast it.
 final class URLSessionTransport: Sendable {
     private let session: URLSession
     private let url: URL
@@ -23,8 +25,11 @@ final class URLSessionTransport: Sendable {
     init(configuration: WebhookConfiguration) {
         let settings = URLSessionConfiguration.ephemeral
         settings.httpMaximumConnectionsPerHost = max(configuration.concurrency, 1)
-        settings.timeoutIntervalForRequest = configuration.timeout
-        settings.timeoutIntervalForResource = configuration.timeout
+        // FoundationNetworking times a sub-second timeout out at once, so the session gets whole seconds; the
+        // request's own deadline (see `send`) enforces the configured value.
+        let sessionTimeout = max(1, configuration.timeout.rounded(.up))
+        settings.timeoutIntervalForRequest = sessionTimeout
+        settings.timeoutIntervalForResource = sessionTimeout
         settings.requestCachePolicy = .reloadIgnoringLocalCacheData
         settings.urlCache = nil
         settings.httpCookieStorage = nil
@@ -35,7 +40,7 @@ final class URLSessionTransport: Sendable {
 
     /// One attempt: `POST`s `body` as `application/json`.
     func send(_ body: Data) async -> WebhookAttemptOutcome {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: max(1, timeout.rounded(.up)))
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = body
@@ -48,11 +53,18 @@ final class URLSessionTransport: Sendable {
                     continuation.resume(returning: .cancelled)
                     return
                 }
+                let timeout = timeout
                 let task = session.dataTask(with: request) { _, response, error in
-                    continuation.resume(returning: Self.outcome(response: response, error: error))
+                    handle.finish()
+                    let outcome = Self.outcome(response: response, error: error)
+                    continuation.resume(
+                        returning: outcome == .cancelled && handle.expired
+                            ? .retryable(reason: "no complete answer within \(timeout) s", retryAfter: nil) : outcome)
                 }
                 handle.start(task)
                 if stopped.load(ordering: .acquiring) { handle.cancel() }
+                // The session's own timeouts restart with every byte received: this one is the request's total.
+                DispatchQueue.global().asyncAfter(deadline: .now() + min(timeout, 86_400)) { handle.expire() }
             }
         } onCancel: {
             handle.cancel()
@@ -98,6 +110,22 @@ private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable 
 /// The data task of one request, cancellable from any thread, also before it is started.
 private final class TaskHandle: Sendable {
     private let state = Mutex<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
+    private let deadlinePassed = Atomic<Bool>(false)
+
+    /// Whether ``expire()`` cancelled the task: its cancellation is a timeout, not the sink giving up.
+    var expired: Bool { deadlinePassed.load(ordering: .acquiring) }
+
+    /// The task has ended: the handle lets go of it (and so of its request and body), since the deadline timer
+    /// keeps the handle for the whole timeout.
+    func finish() {
+        state.withLock { $0.task = nil }
+    }
+
+    /// The request's deadline has passed: cancels the task unless it has already ended.
+    func expire() {
+        deadlinePassed.store(true, ordering: .releasing)
+        cancel()
+    }
 
     func start(_ task: URLSessionDataTask) {
         let cancelled = state.withLock { state -> Bool in

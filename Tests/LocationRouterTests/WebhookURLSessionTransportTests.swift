@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+@testable import LocationRouter
+
+/// The `URLSession` transport that `https://` URLs go through, exercised over plain http (the test server has
+/// no TLS; the session's handling of the answer is the same).
+@Suite struct WebhookURLSessionTransportTests {
+    @Test func aTrickledBodyCannotOutlastTheTimeout() async throws {
+        // A 200 head, then one body byte every 100 ms for 60 s: each byte restarts the session's own idle timeout.
+        let server = try WebhookTestServer { _, _ in
+            WebhookTestServer.Response(status: 200, answer: .trickle(head: WebhookTestServer.Answer.head("Content-Length: 600\r\n"), count: 600, interval: 0.1))
+        }
+        defer { server.stop() }
+        var configuration = try WebhookConfiguration(url: server.url)
+        configuration.timeout = 0.5
+        let transport = URLSessionTransport(configuration: configuration.normalized)
+        let clock = MonotonicTestClock()
+        let outcome = await transport.send(Data("[]".utf8))
+
+        #expect(outcome == .retryable(reason: "no complete answer within 0.5 s", retryAfter: nil))
+        #expect(clock.seconds < 0.5 + 2, "ended at the deadline, not after the 60 s body")
+        transport.invalidate()
+    }
+
+    @Test func aPromptAnswerIsClassifiedAsBefore() async throws {
+        let server = try WebhookTestServer { _, _ in WebhookTestServer.Response(status: 503, headers: [("Retry-After", "2")]) }
+        defer { server.stop() }
+        let transport = URLSessionTransport(configuration: try WebhookConfiguration(url: server.url).normalized)
+        #expect(await transport.send(Data("[]".utf8)) == .retryable(reason: "HTTP 503", retryAfter: 2))
+        transport.invalidate()
+    }
+}
