@@ -6,8 +6,9 @@ import Synchronization
 /// its timeout, and buffers whole bodies however large.
 ///
 /// - One request per connection (`Connection: close`), so no connection state outlives a request.
-/// - One deadline, `timeout` seconds, covers name resolution's aftermath, connecting, sending and reading the
-///   head and the body; only the system resolver's own wait on a hostname is outside it.
+/// - One deadline, `timeout` seconds from the start of the exchange, covers connecting, sending, and reading
+///   the head and the body. Resolving a host name counts against it but cannot be interrupted (the system
+///   resolver has its own timeout); an IP address, or a name in the hosts file, resolves at once.
 /// - The body of the answer is read to its end or ``bodyLimit`` bytes, whichever comes first, and discarded.
 /// - Each exchange blocks a thread of its own, never one of Swift's cooperative pool; the caller's task
 ///   suspends on a continuation. Cancelling that task, or ``cancelAll()``, wakes the thread at once.

@@ -27,6 +27,8 @@ struct PlainHTTPConnection: Sendable {
     }
 
     func run(cancellation: CancellationPipe) -> PlainHTTPResult {
+        // Cancelled before the thread got going: not a byte goes out.
+        guard !cancellation.isCancelled else { return .cancelled }
         do throws(Stop) {
             let socket = try connect(cancellation)
             defer { _ = close(socket) }
