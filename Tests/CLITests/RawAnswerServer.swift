@@ -13,7 +13,7 @@ final class RawAnswerServer: Sendable {
     private let answer: [UInt8]
     private let state = Mutex((requests: 0, stopped: false))
 
-    init(answer: [UInt8], lifetime: Double = 60) throws {
+    init(answer: [UInt8], lifetime: Double = 600) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var address = sockaddr_in()

@@ -6,26 +6,26 @@ import Testing
 /// not crash, every request must end within the timeout (plus a little slack), and every event must end
 /// either delivered — as counted by the server itself, from the requests it answered with a complete 2xx — or
 /// in the dead-letter file, with the statistics matching both counts.
+///
+/// Durations are measured by the server's own threads (from its answer to the client hanging up), not by the
+/// test's task: when the whole suite runs, hundreds of tests share two cooperative threads, and a task can wait
+/// minutes for its turn while the client's request threads keep their deadlines.
 @Suite struct WebhookHostileReceiverTests {
     static let timeout = 0.75
     /// Room for a machine whose two cores other suites keep busy.
     static let slack = 2.0
 
-    /// A sink with a short timeout, 3 attempts and millisecond backoffs, `lines` written and closed; returns the
-    /// seconds it all took.
-    static func run(_ lines: [String], against server: WebhookTestServer, deadLetter: String) async throws -> (WebhookSink, Double) {
+    /// A sink with a short timeout, 3 attempts and millisecond backoffs, `lines` written and closed; then the
+    /// server finishes every connection, so its counts are complete.
+    static func run(_ lines: [String], against server: WebhookTestServer, deadLetter: String) async throws -> WebhookSink {
         let sink = WebhookSink(configuration: try WebhookSinkTests.configuration(server, deadLetter: deadLetter) {
             $0.timeout = timeout
             $0.maxAttempts = 3
             $0.concurrency = 2
         })
-        let clock = MonotonicTestClock()
         try await WebhookSinkTests.deliver(lines, to: sink)
-        let seconds = clock.seconds
-        // Let the server finish with every connection, so its count is complete: on a busy machine its thread may
-        // read a request only after the client gave up waiting for the answer.
-        server.stop()
-        return (sink, seconds)
+        await server.finish()
+        return sink
     }
 
     /// 120 events in batches of 50, 50 and 20, each tried 3 times and dead-lettered.
@@ -55,7 +55,6 @@ import Testing
 
     @Test(arguments: NoAnswer.allCases)
     func anAnswerThatIsNoAnswerIsRetriedThenDeadLettered(_ kind: NoAnswer) async throws {
-        let name = kind.rawValue
         let answer = kind.answer
         // Recorded as status 0: the server does not count these requests as delivered, and neither may the sink.
         let server = try WebhookTestServer { _, _ in WebhookTestServer.Response(status: 0, answer: answer) }
@@ -65,11 +64,10 @@ import Testing
             try? FileManager.default.removeItem(atPath: deadLetter)
         }
         let lines = WebhookSinkTests.events(120, tag: "hostile")
-        let (sink, seconds) = try await Self.run(lines, against: server, deadLetter: deadLetter)
+        let sink = try await Self.run(lines, against: server, deadLetter: deadLetter)
 
         Self.expectAllDeadLetteredAfterThreeAttempts(lines, sink: sink, server: server, deadLetter: deadLetter)
-        // None of these answers waits for the timeout: the connection ends, or the head outgrows its limit.
-        #expect(seconds < 6 * Self.timeout + Self.slack, "\(name) took \(seconds) s")
+        Self.expectClosedWithinTheDeadline(server)
     }
 
     @Test func aTruncatedAnswerIsRetriedAndTheRetryDelivers() async throws {
@@ -79,7 +77,7 @@ import Testing
         let deadLetter = WebhookSinkTests.temporaryPath()
         defer { server.stop() }
         let lines = WebhookSinkTests.events(120, tag: "recover")
-        let (sink, _) = try await Self.run(lines, against: server, deadLetter: deadLetter)
+        let sink = try await Self.run(lines, against: server, deadLetter: deadLetter)
 
         WebhookSinkTests.expectEveryEventAccountedOnce(lines, sink: sink, server: server, deadLetter: deadLetter)
         #expect(sink.statistics.delivered == 120 && server.deliveredEvents.count == 120)
@@ -98,7 +96,7 @@ import Testing
             try? FileManager.default.removeItem(atPath: deadLetter)
         }
         let lines = WebhookSinkTests.events(120, tag: "trickle-head")
-        let (sink, _) = try await Self.run(lines, against: server, deadLetter: deadLetter)
+        let sink = try await Self.run(lines, against: server, deadLetter: deadLetter)
 
         Self.expectAllDeadLetteredAfterThreeAttempts(lines, sink: sink, server: server, deadLetter: deadLetter)
         Self.expectClosedWithinTheDeadline(server)
@@ -112,13 +110,12 @@ import Testing
         let deadLetter = WebhookSinkTests.temporaryPath()
         defer { server.stop() }
         let lines = WebhookSinkTests.events(120, tag: "trickle-body")
-        let (sink, seconds) = try await Self.run(lines, against: server, deadLetter: deadLetter)
+        let sink = try await Self.run(lines, against: server, deadLetter: deadLetter)
 
         WebhookSinkTests.expectEveryEventAccountedOnce(lines, sink: sink, server: server, deadLetter: deadLetter)
         #expect(sink.statistics.delivered == 120 && server.deliveredEvents.count == 120, "the receiver said 200")
         #expect(sink.statistics.retries == 0 && server.requests.count == 3)
         Self.expectClosedWithinTheDeadline(server)
-        #expect(seconds < 2 * Self.timeout + Self.slack * 2, "two rounds of requests, each cut at the deadline")
     }
 
     @Test func theGracePeriodEndsATrickledBodyThatTheTimeoutWouldNotYet() async throws {
@@ -132,12 +129,13 @@ import Testing
             $0.gracePeriod = 0.3
         })
         let lines = WebhookSinkTests.events(80, tag: "grace")
-        let clock = MonotonicTestClock()
         try await WebhookSinkTests.deliver(lines, to: sink)
-        let seconds = clock.seconds
-        server.stop()
+        await server.finish()
 
-        #expect(seconds < 0.3 + Self.slack * 2, "close ended the 60 s trickles after its grace period")
+        for exchange in server.exchanges {
+            // Had the sink waited for the body, the server would have sent all of it and never seen a hang-up.
+            #expect(exchange.clientClosedAfter != nil, "close ended the 60 s trickle after its grace period")
+        }
         WebhookSinkTests.expectEveryEventAccountedOnce(lines, sink: sink, server: server, deadLetter: deadLetter)
         // The 200 head had arrived: the answer stands, so the events count as delivered, not dead-lettered.
         #expect(sink.statistics.delivered == 80 && server.deliveredEvents.count == 80)
@@ -148,7 +146,7 @@ import Testing
         let deadLetter = WebhookSinkTests.temporaryPath()
         defer { server.stop() }
         let lines = WebhookSinkTests.events(120, tag: "endless")
-        let (sink, _) = try await Self.run(lines, against: server, deadLetter: deadLetter)
+        let sink = try await Self.run(lines, against: server, deadLetter: deadLetter)
 
         WebhookSinkTests.expectEveryEventAccountedOnce(lines, sink: sink, server: server, deadLetter: deadLetter)
         #expect(sink.statistics.delivered == 120 && server.requests.count == 3)

@@ -6,9 +6,9 @@ extension WebhookTestServer {
     enum Answer: Sendable {
         /// A well-formed answer with the response's status and headers.
         case standard
-        /// These bytes, then the connection closes.
+        /// These bytes, then the server closes its side (and waits for the client to close its own).
         case raw([UInt8])
-        /// The connection closes without a byte of answer.
+        /// The server closes its side without a byte of answer.
         case silence
         /// `head`, then `count` bytes one every `interval` seconds, until the client closes the connection.
         case trickle(head: [UInt8], count: Int, interval: Double)
@@ -26,10 +26,17 @@ extension WebhookTestServer {
     func answer(_ answer: Answer, on connection: Int32) -> (bytesSent: Int, clientClosedAfter: Double?) {
         let clock = MonotonicTestClock()
         switch answer {
-        case .standard, .silence:
+        case .standard:
             return (0, nil)
-        case .raw(let bytes):
-            return (sendAll(connection, bytes) ?? 0, nil)
+        case .silence, .raw:
+            var sent = 0
+            if case .raw(let bytes) = answer {
+                guard let count = sendAll(connection, bytes) else { return (0, clock.seconds) }
+                sent = count
+            }
+            shutdown(connection, Int32(SHUT_WR))
+            // The answer is over as far as the server is concerned: now the client must notice and hang up.
+            return (sent, Self.peerClosed(connection, waiting: 20) ? clock.seconds : nil)
         case .trickle(let head, let count, let interval):
             guard var sent = sendAll(connection, head) else { return (0, clock.seconds) }
             for _ in 0..<count {

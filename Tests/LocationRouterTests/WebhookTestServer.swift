@@ -6,7 +6,8 @@ import Synchronization
 ///
 /// It is bounded in every way the machine's network rule asks for: it binds the loopback address only, on an
 /// ephemeral port; it accepts at most `maxRequests` connections; and it stops by itself after `lifetime`
-/// seconds even if a test forgets `stop()`. `listenAfter` keeps the port bound but not listening for a while,
+/// seconds even if a test forgets `stop()` (long enough for a test whose tasks wait minutes for a thread when the
+/// whole suite runs on a busy machine). `listenAfter` keeps the port bound but not listening for a while,
 /// so that connections are refused (the kernel answers a bound, non-listening port with a reset) and the
 /// sink's retries can be seen to ride it out; `nil` never listens.
 final class WebhookTestServer: Sendable {
@@ -64,7 +65,7 @@ final class WebhookTestServer: Sendable {
     private let respond: Responder
 
     init(
-        listenAfter: Double? = 0, lifetime: Double = 30, maxRequests: Int = 500,
+        listenAfter: Double? = 0, lifetime: Double = 600, maxRequests: Int = 500,
         respond: @escaping Responder = { _, _ in .ok }
     ) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -118,11 +119,21 @@ final class WebhookTestServer: Sendable {
         state.withLock { $0.listenRequested = true }
     }
 
-    /// Stops accepting and waits (at most 5 s) for the connections being answered.
+    /// Stops accepting; connections being answered finish on their own threads. It does not wait, so that a
+    /// test's `defer` never blocks one of the few threads Swift's concurrency runs every test on.
     func stop() {
         state.withLock { $0.stopped = true }
-        let deadline = started.seconds + 5
-        while state.withLock({ $0.openConnections > 0 }) && started.seconds < deadline { usleep(10_000) }
+    }
+
+    /// Stops accepting and waits (at most `seconds`) until every connection has been answered, so that the
+    /// counts are complete: on a busy machine a connection's thread may read a request only after the client
+    /// gave up waiting for the answer.
+    func finish(waiting seconds: Double = 20) async {
+        stop()
+        let deadline = started.seconds + seconds
+        while state.withLock({ $0.openConnections > 0 }) && started.seconds < deadline {
+            try? await Task.sleep(nanoseconds: 10_000_000)
+        }
     }
 
     private func acceptLoop(listening: Bool, listenAfter: Double?, lifetime: Double, maxRequests: Int) {
