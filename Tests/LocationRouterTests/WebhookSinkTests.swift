@@ -17,8 +17,9 @@ import Testing
         NSTemporaryDirectory() + "webhook-dead-letter-\(UUID().uuidString).ndjson"
     }
 
-    /// Test-sized settings: small batches, millisecond backoffs. The linger is long so that request counts
-    /// do not depend on scheduling (close sends the partial batch); one test sets it short. The grace period is
+    /// Test-sized settings: small batches, millisecond backoffs. The linger is long (minutes: a busy suite can
+    /// keep a test's task waiting that long between two writes) so that request counts do not depend on
+    /// scheduling (close sends the partial batch); one test sets it short. The grace period is
     /// long too, so that it never cuts retries short when the whole suite keeps the sink's tasks waiting for a
     /// thread; the tests of the grace period set it short.
     static func configuration(
@@ -26,7 +27,7 @@ import Testing
     ) throws -> WebhookConfiguration {
         var configuration = try WebhookConfiguration(url: server.url, deadLetterPath: deadLetter)
         configuration.batchSize = 50
-        configuration.linger = 5
+        configuration.linger = 600
         configuration.timeout = 3
         configuration.gracePeriod = 120
         configuration.backoff = WebhookBackoff(initial: 0.01, factor: 2, maximum: 0.05, seed: 1)
@@ -74,7 +75,7 @@ import Testing
         defer { server.stop() }
         // A long linger and timeout: on a machine busy with other tests, neither may split a batch or retry one.
         let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) {
-            $0.linger = 60
+            $0.linger = 600
             $0.timeout = 30
         })
         let lines = Self.events(1_234)
