@@ -11,14 +11,15 @@ import Synchronization
 ///   resolver has its own timeout); an IP address, or a name in the hosts file, resolves at once.
 /// - The body of the answer is read to its end or ``bodyLimit`` bytes, whichever comes first, and discarded.
 /// - Each exchange blocks a thread of its own, never one of Swift's cooperative pool; the caller's task
-///   suspends on a continuation. Cancelling that task, or ``cancelAll()``, wakes the thread at once.
+///   suspends on a continuation. Cancelling that task, or ``cancelAll()``, wakes the thread at once, and the
+///   task never waits more than ``ExchangeCompletion/cancellationGrace`` for it after a cancellation.
 final class PlainHTTPClient: Sendable {
     /// Bytes of an answer's body read at most.
     static let bodyLimit = 64 * 1024
 
     private struct Registry {
         var next: UInt64 = 0
-        var inFlight: [UInt64: CancellationPipe] = [:]
+        var inFlight: [UInt64: (pipe: CancellationPipe, completion: ExchangeCompletion)] = [:]
         var stopped = false
     }
 
@@ -60,7 +61,8 @@ final class PlainHTTPClient: Sendable {
     /// `POST`s `body` as `application/json` and returns how the exchange ended.
     func post(_ body: Data) async -> PlainHTTPResult {
         guard let cancellation = CancellationPipe() else { return .failed("out of file descriptors") }
-        guard let id = register(cancellation) else {
+        let completion = ExchangeCompletion()
+        guard let id = register(cancellation, completion) else {
             cancellation.close()
             return .cancelled
         }
@@ -72,16 +74,18 @@ final class PlainHTTPClient: Sendable {
             bodyLimit: Self.bodyLimit)
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<PlainHTTPResult, Never>) in
+                completion.wait(continuation)
                 let thread = Thread {
                     let result = connection.run(cancellation: cancellation)
                     cancellation.close()
-                    continuation.resume(returning: result)
+                    completion.complete(result)
                 }
                 thread.name = "location-router webhook"
                 thread.start()
             }
         } onCancel: {
             cancellation.cancel()
+            completion.cancelSoon()
         }
         registry.withLock { _ = $0.inFlight.removeValue(forKey: id) }
         return result
@@ -89,18 +93,21 @@ final class PlainHTTPClient: Sendable {
 
     /// Ends every exchange in flight (they return ``PlainHTTPResult/cancelled``) and refuses new ones.
     func cancelAll() {
-        let pipes = registry.withLock { registry in
+        let exchanges = registry.withLock { registry in
             registry.stopped = true
             return Array(registry.inFlight.values)
         }
-        for pipe in pipes { pipe.cancel() }
+        for exchange in exchanges {
+            exchange.pipe.cancel()
+            exchange.completion.cancelSoon()
+        }
     }
 
-    private func register(_ cancellation: CancellationPipe) -> UInt64? {
+    private func register(_ cancellation: CancellationPipe, _ completion: ExchangeCompletion) -> UInt64? {
         registry.withLock { registry in
             guard !registry.stopped else { return nil }
             registry.next += 1
-            registry.inFlight[registry.next] = cancellation
+            registry.inFlight[registry.next] = (cancellation, completion)
             return registry.next
         }
     }
