@@ -1,5 +1,6 @@
 import Foundation
 import GeofenceKit
+import Synchronization
 import Testing
 @testable import LocationRouter
 
@@ -158,7 +159,16 @@ import Testing
     }
 
     @Test func aSlowServerSuspendsWriteAndNeverSeesMoreThanConcurrencyRequests() async throws {
-        let server = try WebhookTestServer { _, _ in WebhookTestServer.Response(status: 200, delay: 0.2) }
+        // The first two requests wait (on the server's threads, at most 30 s) for each other, so that they overlap
+        // however late a starved writer hands over the second batch; a sink with one request slot would leave the
+        // first one waiting alone.
+        let arrivals = Atomic<Int>(0)
+        let server = try WebhookTestServer { index, _ in
+            arrivals.add(1, ordering: .relaxed)
+            let clock = MonotonicTestClock()
+            while index < 2 && arrivals.load(ordering: .relaxed) < 2 && clock.seconds < 30 { usleep(1_000) }
+            return WebhookTestServer.Response(status: 200, delay: 0.2)
+        }
         let deadLetter = Self.temporaryPath()
         defer { server.stop() }
         let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) { $0.concurrency = 2 })
