@@ -171,7 +171,11 @@ import Testing
         }
         let deadLetter = Self.temporaryPath()
         defer { server.stop() }
-        let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) { $0.concurrency = 2 })
+        // A timeout far past the barrier's wait, so that waiting there is never a timeout and a retry.
+        let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) {
+            $0.concurrency = 2
+            $0.timeout = 120
+        })
         let lines = Self.events(500)
         var longestWrite = 0.0
         for start in stride(from: 0, to: lines.count, by: 50) {
