@@ -48,8 +48,11 @@ import Testing
 
 /// SIGTERM and SIGHUP drain like Ctrl-C, with their own exit status; a run that cannot drain still ends.
 @Suite struct SignalTests {
-    /// Runs the executable, sends `signal` after `delay` seconds, and waits for it to end.
-    private func run(_ arguments: [String], in directory: String, signal: Int32, after delay: Double) async throws -> Process {
+    /// Runs the executable, sends `signal` once `ready` says the run is under way (events flow, so its signal
+    /// handling is installed), and waits for it to end — killing it after `limit` seconds, should it hang.
+    private func run(
+        _ arguments: [String], in directory: String, signal: Int32, limit: Double = 120, when ready: @escaping () -> Bool
+    ) async throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try executablePath())
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
@@ -58,8 +61,13 @@ import Testing
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try await runToExit(process) { process in
-            try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+            while process.isRunning, !ready() {
+                try await Task.sleep(nanoseconds: 10_000_000)
+            }
             kill(process.processIdentifier, signal)
+            let deadline = Date().addingTimeInterval(limit)
+            while process.isRunning && Date() < deadline { try await Task.sleep(nanoseconds: 50_000_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
         return process
     }
@@ -74,7 +82,10 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let process = try await run(
             ["--devices", "2000", "--duration", "36000", "--pace", "600", "--events", "events.ndjson", "--report", "report.json"],
-            in: directory, signal: signal, after: 0.7)
+            in: directory, signal: signal
+        ) {
+            ((try? FileManager.default.attributesOfItem(atPath: directory + "/events.ndjson")[.size] as? Int) ?? 0) > 10_000
+        }
         #expect(process.terminationStatus == status)
         let report = try report(directory + "/report.json")
         #expect(report["interrupted"] as? Bool == true)
@@ -91,11 +102,16 @@ import Testing
         // A reader opens the FIFO (so the run can start) and then never reads.
         let reader = open(fifo, O_RDONLY | O_NONBLOCK)
         defer { close(reader) }
-        let started = Date()
+        // The signal comes once the first events arrive (a few bytes are read to see them; then nobody reads).
         let process = try await run(
             ["--devices", "2000", "--duration", "36000", "--events", fifo, "--report", "report.json", "--drain-timeout", "1"],
-            in: directory, signal: SIGINT, after: 0.7)
-        #expect(Date().timeIntervalSince(started) < 10)
+            in: directory, signal: SIGINT, limit: 60
+        ) {
+            var byte: UInt8 = 0
+            return read(reader, &byte, 1) == 1
+        }
+        // Ended by itself (not by the test's SIGKILL after 60 s), with the first signal's status.
+        #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 130)
         let report = try report(directory + "/report.json")
         #expect(report["complete"] as? Bool == false)
