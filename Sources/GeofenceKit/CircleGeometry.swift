@@ -116,6 +116,12 @@ public struct CircleGeometry: Sendable {
             meridionalRadiusSlope: meridionalRadiusSlope, latitude: latitude, longitude: longitude)
     }
 
+    /// The geodesic distance in metres from the centre to the point.
+    public func geodesicCentreDistance(latitude: Double, longitude: Double) -> Double {
+        Geodesic.distance(
+            latitude1: center.latitude, longitude1: center.longitude, latitude2: latitude, longitude2: longitude)
+    }
+
     /// The exact decision, kept out of line so that the inlined fast path stays small.
     @usableFromInline
     func containsExactly(latitude: Double, longitude: Double) -> Bool {

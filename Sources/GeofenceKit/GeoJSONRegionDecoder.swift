@@ -174,27 +174,41 @@ public enum GeoJSONRegionDecoder {
                 warnings.append(radiusValue.error("ignored: only Point regions have a radius", path: radiusPath))
             }
             let coordinates = try required(geometry, "coordinates", path: path, hint: nil)
-            let polygons: [[[Coordinate]]]
+            var polygons: [[[Coordinate]]] = []
             if type == "Polygon" {
-                polygons = [try polygon(coordinates, path: coordinatesPath, warnings: &warnings)]
+                polygons = try planarPolygons(coordinates, path: coordinatesPath, warnings: &warnings)
             } else {
                 let elements = try coordinates.array(path: coordinatesPath)
                 guard !elements.isEmpty else {
                     throw coordinates.error("a MultiPolygon needs at least one polygon", path: coordinatesPath)
                 }
-                var list: [[[Coordinate]]] = []
-                list.reserveCapacity(elements.count)
                 for (index, element) in elements.enumerated() {
-                    list.append(
-                        try polygon(element, path: JSONValue.path(coordinatesPath, index: index), warnings: &warnings))
+                    polygons += try planarPolygons(
+                        element, path: JSONValue.path(coordinatesPath, index: index), warnings: &warnings)
                 }
-                polygons = list
             }
             return .polygon(PolygonGeometry(polygons: polygons))
         default:
             throw typeValue.error(
                 "unsupported geometry type \"\(type)\" (a region is a Point with a radius, a Polygon or a "
                     + "MultiPolygon)", path: typePath)
+        }
+    }
+
+    /// One polygon made ready for the (longitude, latitude) plane: split at the antimeridian, closed over a pole,
+    /// or refused (see ``PolygonUnwrapping``); what was done is a warning, so `check` reports it.
+    private static func planarPolygons(_ value: JSONValue, path: String, warnings: inout [InputError])
+        throws(InputError) -> [[[Coordinate]]]
+    {
+        let rings = try polygon(value, path: path, warnings: &warnings)
+        do {
+            let result = try PolygonUnwrapping.planar(rings)
+            if let note = result.note { warnings.append(value.error(note, path: JSONValue.path(path, index: 0))) }
+            return result.polygons
+        } catch {
+            let ringPath = JSONValue.path(path, index: error.ring)
+            let ringValue = (try? value.array(path: path)).flatMap { $0.indices.contains(error.ring) ? $0[error.ring] : nil }
+            throw (ringValue ?? value).error(error.message, path: ringPath)
         }
     }
 

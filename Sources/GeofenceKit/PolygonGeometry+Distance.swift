@@ -33,7 +33,7 @@ extension PolygonGeometry {
     /// Half the smaller side of the bounding box, in metres: a size to compare buffers with.
     public var halfExtent: Double {
         let scale = LocalScale(latitude: (minLatitude + maxLatitude) / 2)
-        let width = (maxLongitude - minLongitude) * scale.metresPerDegreeLongitude
+        let width = longitudeWidth * scale.metresPerDegreeLongitude
         let height = (maxLatitude - minLatitude) * scale.metresPerDegreeLatitude
         return min(width, height) / 2
     }

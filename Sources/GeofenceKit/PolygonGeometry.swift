@@ -7,8 +7,9 @@
 ///   overlap the point is therefore inside, not cancelled out as a global even-odd rule would do.
 /// - The boundary counts as inside: a point within ``boundaryTolerance`` degrees of any edge or vertex — of an outer
 ///   ring or of a hole — is inside, so that a device standing exactly on a fence line is reported consistently.
-/// - Edges are straight lines in (longitude, latitude) and longitudes are not wrapped: a polygon that crosses the
-///   antimeridian must be split into parts, as RFC 7946 recommends.
+/// - Edges are straight lines in (longitude, latitude) and longitudes are not wrapped here: a polygon that crosses
+///   the antimeridian or winds around a pole is first made planar by ``PolygonUnwrapping`` (the GeoJSON decoder
+///   does it), whose parts may have longitudes beyond ±180°.
 /// - Rings may or may not repeat their first position at the end; the repeat is ignored.
 ///
 /// Coordinates are stored in flat arrays of `Double` so the hot loop walks contiguous memory, and every polygon
@@ -36,6 +37,8 @@ public struct PolygonGeometry: Sendable {
     let polygonRingStarts: [Int]
     /// Per polygon bounding box, four values each: min longitude, max longitude, min latitude, max latitude.
     let polygonBounds: [Double]
+    /// The width in degrees of longitude that the polygons cover (see ``halfExtent``).
+    let longitudeWidth: Double
 
     public init(polygons: [[[Coordinate]]]) {
         self.polygons = polygons
@@ -66,6 +69,8 @@ public struct PolygonGeometry: Sendable {
         self.ringStarts = ringStarts
         self.polygonRingStarts = polygonRingStarts
         self.polygonBounds = polygonBounds
+
+        longitudeWidth = Self.longitudeWidth(longitudes)
 
         let tolerance = Self.boundaryTolerance
         minLongitude = (longitudes.min() ?? .infinity) - tolerance
@@ -121,6 +126,18 @@ public struct PolygonGeometry: Sendable {
                 return false
             }
         }
+    }
+
+    /// The longitude extent: max − min, or for unwrapped parts (which reach beyond ±180°, the copies of one
+    /// polygon on both sides of the antimeridian) the shortest arc of the circle that holds every longitude.
+    static func longitudeWidth(_ longitudes: [Double]) -> Double {
+        guard let low = longitudes.min(), let high = longitudes.max() else { return 0 }
+        guard low < -180 || high > 180 else { return high - low }
+        let sorted = longitudes.map { ($0 + 180).truncatingRemainder(dividingBy: 360) }
+            .map { $0 < 0 ? $0 + 360 : $0 }.sorted()
+        var largestGap = sorted[0] + 360 - sorted[sorted.count - 1]
+        for i in sorted.indices.dropFirst() { largestGap = max(largestGap, sorted[i] - sorted[i - 1]) }
+        return 360 - largestGap
     }
 
     /// Whether (x, y) is within `tolerance` (Euclidean, in degrees) of the segment from (ax, ay) to (bx, by).

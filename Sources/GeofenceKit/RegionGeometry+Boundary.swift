@@ -10,11 +10,12 @@ extension RegionGeometry {
         }
     }
 
-    /// The distance from the point to the boundary in metres, positive inside and negative outside.
+    /// The distance from the point to the boundary in metres, positive inside and negative outside: for a circle,
+    /// radius minus the geodesic distance to the centre.
     public func signedBoundaryDistance(latitude: Double, longitude: Double) -> Double {
         switch self {
         case .circle(let circle):
-            return circle.radius - circle.planarDistanceSquared(latitude: latitude, longitude: longitude).squareRoot()
+            return circle.radius - circle.geodesicCentreDistance(latitude: latitude, longitude: longitude)
         case .polygon(let polygon):
             let distance = polygon.boundaryDistance(latitude: latitude, longitude: longitude)
             return polygon.contains(latitude: latitude, longitude: longitude) ? distance : -distance
@@ -23,13 +24,13 @@ extension RegionGeometry {
 
     /// The fraction (0…1) of a circle of `accuracy` metres around the point that overlaps the region.
     ///
-    /// Circles use the exact area of the lens two circles share; polygons treat the boundary near the point as a
+    /// Circles use the exact area of the lens two circles share, at the geodesic distance between their centres; polygons treat the boundary near the point as a
     /// straight line (the area of a circular segment), which is exact for straight edges.
     public func overlapFraction(latitude: Double, longitude: Double, accuracy: Double) -> Double {
         let a = accuracy
         switch self {
         case .circle(let circle):
-            let d = circle.planarDistanceSquared(latitude: latitude, longitude: longitude).squareRoot()
+            let d = circle.geodesicCentreDistance(latitude: latitude, longitude: longitude)
             return Self.lensFraction(distance: d, accuracy: a, radius: circle.radius)
         case .polygon:
             let s = signedBoundaryDistance(latitude: latitude, longitude: longitude)

@@ -43,15 +43,20 @@ public struct LocationFilter: Sendable {
         var outcome = Outcome(latitude: latitude, longitude: longitude, accuracy: accuracy, isDelivered: true)
         if let noiseAccuracy = settings.noiseAccuracy {
             let (north, east) = Self.normalPair(&noise[row])
-            (outcome.latitude, outcome.longitude) = LocalScale(latitude: latitude).move(
+            (outcome.latitude, outcome.longitude) = GeoMotion.move(
                 latitude, longitude, north: north * sigma, east: east * sigma)
             outcome.accuracy = noiseAccuracy
         }
         if lastTime[row] != .min {
-            let moved = Self.distance(lastLatitude[row], lastLongitude[row], outcome.latitude, outcome.longitude)
-            if let minimum = settings.distanceFilter, moved < minimum { outcome.isDelivered = false }
+            // Guarded distances: exact wherever the plane could fall on the wrong side of the threshold.
+            func moved(atLeast minimum: Double) -> Bool {
+                GuardedDistance.distance(
+                    latitude1: lastLatitude[row], longitude1: lastLongitude[row], latitude2: outcome.latitude,
+                    longitude2: outcome.longitude, comparedWith: minimum) >= minimum
+            }
+            if let minimum = settings.distanceFilter, !moved(atLeast: minimum) { outcome.isDelivered = false }
             if let coarse = settings.significantChange,
-                moved < coarse.minimumDistance
+                !moved(atLeast: coarse.minimumDistance)
                     || Double(time.microseconds - lastTime[row]) / 1e6 < coarse.minimumInterval
             {
                 outcome.isDelivered = false
@@ -82,15 +87,5 @@ public struct LocationFilter: Sendable {
         let v = rng.unit()
         let radius = (-2 * log(u)).squareRoot()
         return (radius * cos(2 * .pi * v), radius * sin(2 * .pi * v))
-    }
-
-    /// Metres between two nearby positions on a local plane.
-    private static func distance(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
-        let scale = LocalScale(latitude: (lat1 + lat2) / 2)
-        var dLon = lon2 - lon1
-        if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
-        let north = (lat2 - lat1) * scale.metresPerDegreeLatitude
-        let east = dLon * scale.metresPerDegreeLongitude
-        return (north * north + east * east).squareRoot()
     }
 }

@@ -378,16 +378,22 @@ public struct MonitorState: Sendable {
         let packed = slots[slot]
         let polygon: RegionGeometry? = packed.isPolygon ? .polygon(polygons[packed.polygonIndex]) : nil
         let size = polygon?.characteristicRadius ?? packed.radius
-        /// Distance from the point to a circle's centre, on the plane (polygons use their edges).
-        func centreDistance() -> Double { packed.planarDistanceSquared(latitude: latitude, longitude: longitude).squareRoot() }
 
         if let confidence = settings.confidence, let accuracy, accuracy.isFinite, accuracy > 0 {
-            let fraction = polygon?.overlapFraction(latitude: latitude, longitude: longitude, accuracy: accuracy)
-                ?? RegionGeometry.lensFraction(distance: centreDistance(), accuracy: accuracy, radius: packed.radius)
             let small = size < confidence.smallRadius
-            if fraction >= (small ? confidence.smallEnterFraction : confidence.enterFraction) { return .inside }
-            if fraction <= (small ? confidence.smallExitFraction : confidence.exitFraction) { return .outside }
-            return .undecided
+            func decision(_ fraction: Double) -> Side {
+                if fraction >= (small ? confidence.smallEnterFraction : confidence.enterFraction) { return .inside }
+                if fraction <= (small ? confidence.smallExitFraction : confidence.exitFraction) { return .outside }
+                return .undecided
+            }
+            if let polygon {
+                return decision(polygon.overlapFraction(latitude: latitude, longitude: longitude, accuracy: accuracy))
+            }
+            // The share falls as the distance to the centre grows: the plane decides unless its error could
+            // change the outcome (GuardedDistance).
+            return packed.decideOnCentreDistance(latitude: latitude, longitude: longitude) { distance in
+                decision(RegionGeometry.lensFraction(distance: distance, accuracy: accuracy, radius: packed.radius))
+            }
         }
         let hysteresis = hysteresis(slot)
         guard hysteresis.bufferDistance > 0 else {
@@ -395,10 +401,19 @@ public struct MonitorState: Sendable {
                 ?? packed.circleContains(latitude: latitude, longitude: longitude)
             return isInside ? .inside : .outside
         }
-        let distance = polygon?.signedBoundaryDistance(latitude: latitude, longitude: longitude)
-            ?? packed.radius - centreDistance()
-        if distance >= hysteresis.entryBuffer(radius: size) { return .inside }
-        if distance <= -hysteresis.bufferDistance { return .outside }
+        let entry = hysteresis.entryBuffer(radius: size)
+        if let polygon {
+            let distance = polygon.signedBoundaryDistance(latitude: latitude, longitude: longitude)
+            if distance >= entry { return .inside }
+            if distance <= -hysteresis.bufferDistance { return .outside }
+            return .undecided
+        }
+        // Inside once within radius − entry buffer of the centre, outside from radius + buffer: the centre distance
+        // is exact wherever the plane could put it on the wrong side of either (GuardedDistance).
+        let inner = packed.radius - entry, outer = packed.radius + hysteresis.bufferDistance
+        let distance = packed.centreDistance(latitude: latitude, longitude: longitude, comparedWith: inner, outer)
+        if distance <= inner { return .inside }
+        if distance >= outer { return .outside }
         return .undecided
     }
 

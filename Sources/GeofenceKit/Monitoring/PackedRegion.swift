@@ -60,6 +60,28 @@ struct PackedRegion: Sendable {
             latitude: pointLatitude, longitude: pointLongitude)
     }
 
+    /// The distance from a circle's centre to the point, exact enough to be compared with two thresholds: the
+    /// plane where it is further than its error bound from both, the geodesic otherwise (``GuardedDistance``).
+    func centreDistance(
+        latitude pointLatitude: Double, longitude pointLongitude: Double, comparedWith first: Double, _ second: Double
+    ) -> Double {
+        GuardedDistance.distance(
+            planar: planarDistanceSquared(latitude: pointLatitude, longitude: pointLongitude).squareRoot(),
+            sinLatitude: sinLatitude, cosLatitude: cosLatitude, latitude1: latitude, longitude1: longitude,
+            latitude2: pointLatitude, longitude2: pointLongitude, comparedWith: first, second)
+    }
+
+    /// A decision monotone in the distance from a circle's centre to the point, taken on the plane only where the
+    /// plane's error cannot change it (``GuardedDistance/decide(planar:sinLatitude:cosLatitude:latitude1:longitude1:latitude2:longitude2:_:)``).
+    func decideOnCentreDistance<Decision: Equatable>(
+        latitude pointLatitude: Double, longitude pointLongitude: Double, _ decision: (Double) -> Decision
+    ) -> Decision {
+        GuardedDistance.decide(
+            planar: planarDistanceSquared(latitude: pointLatitude, longitude: pointLongitude).squareRoot(),
+            sinLatitude: sinLatitude, cosLatitude: cosLatitude, latitude1: latitude, longitude1: longitude,
+            latitude2: pointLatitude, longitude2: pointLongitude, decision)
+    }
+
     /// Whether a circle contains the point (the boundary is inside); polygons are asked through their table.
     @inline(__always)
     func circleContains(latitude pointLatitude: Double, longitude pointLongitude: Double) -> Bool {

@@ -1,16 +1,16 @@
 /// Replays a ``TraceTimeline`` for one device: the samples it reports, in time order.
 ///
 /// Recorded segments yield their points at their own (shifted) times. Sampled segments yield a position every
-/// `interval` seconds, linearly interpolated between the points around it (as Xcode moves a simulated location
-/// between waypoints), and finally the segment's last point, so every waypoint's leg is completed.
+/// `interval` seconds, interpolated between the points around it (as Xcode moves a simulated location between
+/// waypoints) along the shorter way — across ±180° rather than through 0°, over a pole when that is shorter (see
+/// ``GeoMotion/interpolate(_:_:_:_:fraction:)``) — and finally the segment's last point, so every waypoint's leg is
+/// completed.
 public struct TracePlayer: Sendable {
     private let timeline: TraceTimeline
     private let start: Int64
     private let interval: Double
     private let northOffset: Double
     private let eastOffset: Double
-    private let metresPerDegreeLatitude: Double
-    private let metresPerDegreeLongitude: Double
     private var segment = 0
     private var point = 0
     private var tick = 0
@@ -25,10 +25,6 @@ public struct TracePlayer: Sendable {
         self.interval = interval
         northOffset = offset.north
         eastOffset = offset.east
-        let latitude = timeline.segments.first?.latitudes.first ?? 0
-        let scale = LocalScale(latitude: latitude)
-        metresPerDegreeLatitude = scale.metresPerDegreeLatitude
-        metresPerDegreeLongitude = scale.metresPerDegreeLongitude
     }
 
     /// The next sample, or `nil` when the trace is over.
@@ -49,10 +45,11 @@ public struct TracePlayer: Sendable {
                     // offset < last, so a later point exists with a larger offset.
                     while offsets[point + 1] <= offset { point += 1 }
                     let f = (offset - offsets[point]) / (offsets[point + 1] - offsets[point])
-                    return sample(
-                        current.latitudes[point] + f * (current.latitudes[point + 1] - current.latitudes[point]),
-                        current.longitudes[point] + f * (current.longitudes[point + 1] - current.longitudes[point]),
-                        at: offset)
+                    // Along the shorter way: across ±180° rather than through 0°, over a pole when shorter.
+                    let position = GeoMotion.interpolate(
+                        current.latitudes[point], current.longitudes[point], current.latitudes[point + 1],
+                        current.longitudes[point + 1], fraction: f)
+                    return sample(position.latitude, position.longitude, at: offset)
                 }
                 if !emittedLast {
                     emittedLast = true
@@ -70,9 +67,8 @@ public struct TracePlayer: Sendable {
     private func sample(_ latitude: Double, _ longitude: Double, at offset: Double) -> (Double, Double, Timestamp) {
         let time = Timestamp(microseconds: start + Int64((offset * 1e6).rounded()))
         guard northOffset != 0 || eastOffset != 0 else { return (latitude, longitude, time) }
-        let moved = LocalScale.move(
-            latitude, longitude, north: northOffset, east: eastOffset,
-            metresPerDegreeLatitude: metresPerDegreeLatitude, metresPerDegreeLongitude: metresPerDegreeLongitude)
+        // Displaced at the sample's own latitude (on the ellipsoid near the poles), not at the trace's start.
+        let moved = GeoMotion.move(latitude, longitude, north: northOffset, east: eastOffset)
         return (moved.latitude, moved.longitude, time)
     }
 }

@@ -18,9 +18,8 @@ public struct GeneratedRegions: Sendable {
     public func regions(ofDevice device: Int32, around latitude: Double, _ longitude: Double) -> [MonitoredRegion] {
         guard configuration.perDevice > 0 else { return [] }
         var rng = SplitMix64(seed: seed, stream: UInt64(device), purpose: Self.purpose)
-        let scale = LocalScale(latitude: latitude)
         return (0..<configuration.perDevice).map { k in
-            let center = scale.offset(latitude, longitude, withinDisc: configuration.maxDistance, using: &rng)
+            let center = GeoMotion.offset(latitude, longitude, withinDisc: configuration.maxDistance, using: &rng)
             let radius = rng.uniform(configuration.radius)
             let circle = CircleGeometry(center: Coordinate(unchecked: center.latitude, center.longitude), radius: radius)
             return MonitoredRegion(id: device &* Int32(configuration.perDevice) &+ Int32(k), geometry: .circle(circle))
@@ -28,9 +27,10 @@ public struct GeneratedRegions: Sendable {
     }
 }
 
-extension LocalScale {
-    /// A position uniformly distributed in the disc of `radius` metres around a position.
-    func offset(
+extension GeoMotion {
+    /// A position uniformly distributed in the disc of `radius` metres around a position (on the plane of the
+    /// position where that is accurate, along geodesics elsewhere: see ``GeoMotion/move(_:_:north:east:)``).
+    static func offset(
         _ latitude: Double, _ longitude: Double, withinDisc radius: Double, using rng: inout SplitMix64
     ) -> (latitude: Double, longitude: Double) {
         let distance = radius * rng.unit().squareRoot()

@@ -106,6 +106,7 @@ public struct RandomWalkLane: Sendable {
     /// Moves device `i` by one step: turn by seeded noise, and head back towards the centre when outside the area.
     @inline(__always)
     private mutating func advance(_ i: Int, towards center: Coordinate) {
+        guard plan.isPlanar else { return advanceOnSphere(i, towards: center) }
         var h = heading[i] + headingNoise * (2 * rng[i].unit() - 1)
         let north = (latitude[i] - center.latitude) * plan.scale.metresPerDegreeLatitude
         let east = (longitude[i] - center.longitude) * plan.scale.metresPerDegreeLongitude
@@ -115,5 +116,16 @@ public struct RandomWalkLane: Sendable {
         heading[i] = h
         let step = stepLength[i]
         (latitude[i], longitude[i]) = plan.scale.move(latitude[i], longitude[i], north: step * cos(h), east: step * sin(h))
+    }
+
+    /// ``advance(_:towards:)`` for walks near a pole or the antimeridian: great circles on the sphere, the shorter
+    /// way round, over a pole when the walk goes there.
+    private mutating func advanceOnSphere(_ i: Int, towards center: Coordinate) {
+        var h = heading[i] + headingNoise * (2 * rng[i].unit() - 1)
+        let back = SphericalWalkStep.towards(
+            centerLatitude: center.latitude, centerLongitude: center.longitude, from: latitude[i], longitude[i])
+        if back.distance > areaRadius { h = back.bearing }
+        let moved = SphericalWalkStep.step(latitude[i], longitude[i], heading: h, distance: stepLength[i])
+        (latitude[i], longitude[i], heading[i]) = moved
     }
 }

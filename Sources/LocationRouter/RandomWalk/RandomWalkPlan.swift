@@ -10,6 +10,10 @@ public struct RandomWalkPlan: Sendable {
     /// Metres per degree of latitude and of longitude at the centre: the walk is a plausible motion model,
     /// not a measurement, so a local plane is accurate enough to move devices (regions are tested exactly).
     let scale: LocalScale
+    /// Whether the whole area (with room for the steps that leave it) stays far from the poles and the
+    /// antimeridian, so the plane at the centre moves devices; otherwise they walk on the sphere
+    /// (``SphericalWalkStep``).
+    let isPlanar: Bool
 
     private enum Purpose: UInt64 {
         case start = 1, walk = 2  // 3: GeneratedRegions, 4: LocationFilter
@@ -18,13 +22,19 @@ public struct RandomWalkPlan: Sendable {
     public init(configuration: RandomWalkConfiguration, seed: UInt64) {
         self.configuration = configuration
         self.seed = seed
-        scale = LocalScale(latitude: configuration.center.latitude)
+        let scale = LocalScale(latitude: configuration.center.latitude)
+        self.scale = scale
+        let reach = configuration.areaRadius + 2 * configuration.speed.upperBound * configuration.interval + 1_000
+        let center = configuration.center
+        isPlanar =
+            abs(center.latitude) + reach / scale.metresPerDegreeLatitude <= 70
+            && abs(center.longitude) + reach / scale.metresPerDegreeLongitude <= 179
     }
 
     /// Where a device starts, how fast it moves (m/s) and its initial heading (radians from north).
     public func start(ofDevice device: Int32) -> (latitude: Double, longitude: Double, speed: Double, heading: Double) {
         var rng = SplitMix64(seed: seed, stream: UInt64(device), purpose: Purpose.start.rawValue)
-        let (latitude, longitude) = scale.offset(
+        let (latitude, longitude) = GeoMotion.offset(
             configuration.center.latitude, configuration.center.longitude, withinDisc: configuration.areaRadius,
             using: &rng)
         let speed = rng.uniform(configuration.speed)

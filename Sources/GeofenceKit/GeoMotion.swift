@@ -1,0 +1,93 @@
+import Foundation
+
+/// Moving generated positions (playback between waypoints, position jitter and noise, random-walk starts and
+/// generated regions) so that they are right everywhere on Earth: across the antimeridian they take the shorter
+/// way, and near the poles they follow the great circle (over the pole if that is shorter) instead of a line in
+/// (longitude, latitude).
+///
+/// Short moves far from the poles keep the cheap local plane (``LocalScale``), whose error there is far below a
+/// metre; everything else is solved on the ellipsoid or on the auxiliary sphere.
+public enum GeoMotion {
+    /// The plane is used for moves up to this many metres…
+    static let planeDistanceLimit = 20_000.0
+    /// …from positions at most this far from the equator (degrees).
+    static let planeLatitudeLimit = 80.0
+
+    /// A position moved by metres north and east: along the geodesic that leaves it at bearing atan2(east, north)
+    /// for √(north² + east²) metres. The result is a valid coordinate (longitude in [−180, 180]).
+    public static func move(_ latitude: Double, _ longitude: Double, north: Double, east: Double) -> (
+        latitude: Double, longitude: Double
+    ) {
+        let distance = (north * north + east * east).squareRoot()
+        if distance == 0 { return (latitude, longitude) }
+        if distance <= planeDistanceLimit && abs(latitude) <= planeLatitudeLimit {
+            return LocalScale(latitude: latitude).move(latitude, longitude, north: north, east: east)
+        }
+        let bearing = atan2(east, north) / Geodesic.radiansPerDegree
+        let end = Geodesic.destination(latitude: latitude, longitude: longitude, bearing: bearing, distance: distance)
+        return (min(max(end.latitude, -90), 90), normalizedLongitude(end.longitude))
+    }
+
+    /// The position a fraction `f` (0…1) of the way from the first point to the second, along the shorter way.
+    ///
+    /// A leg shorter than a degree in latitude and in longitude (taken across ±180° when shorter) and away from
+    /// the poles is interpolated linearly in (latitude, longitude), which is within millimetres of the geodesic;
+    /// any other leg follows the shorter great circle through its ends on the auxiliary sphere of reduced
+    /// latitudes (the sphere on which ellipsoidal geodesics are drawn), passing over a pole when that is shorter.
+    @inlinable
+    public static func interpolate(
+        _ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double, fraction f: Double
+    ) -> (latitude: Double, longitude: Double) {
+        var dLon = longitude2 - longitude1
+        if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+        let dLat = latitude2 - latitude1
+        if abs(dLat) <= 1 && abs(dLon) <= 1 && abs(latitude1) <= 85 && abs(latitude2) <= 85 {
+            return (latitude1 + f * dLat, normalizedLongitude(longitude1 + f * dLon))
+        }
+        return greatCircleInterpolation(latitude1, longitude1, latitude2, longitude2, fraction: f)
+    }
+
+    /// Spherical linear interpolation of the unit vectors of the two points' reduced latitudes and longitudes.
+    @usableFromInline
+    static func greatCircleInterpolation(
+        _ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double, fraction f: Double
+    ) -> (latitude: Double, longitude: Double) {
+        let k = Geodesic.radiansPerDegree
+        let oneMinusF = 1 - Geodesic.flattening
+        func vector(_ latitude: Double, _ longitude: Double) -> (Double, Double, Double) {
+            let phi = latitude * k
+            let beta = atan2(oneMinusF * sin(phi), cos(phi))  // the reduced latitude
+            let lambda = longitude * k
+            return (cos(beta) * cos(lambda), cos(beta) * sin(lambda), sin(beta))
+        }
+        let a = vector(latitude1, longitude1)
+        let b = vector(latitude2, longitude2)
+        let cross = (a.1 * b.2 - a.2 * b.1, a.2 * b.0 - a.0 * b.2, a.0 * b.1 - a.1 * b.0)
+        let sinAngle = (cross.0 * cross.0 + cross.1 * cross.1 + cross.2 * cross.2).squareRoot()
+        let angle = atan2(sinAngle, a.0 * b.0 + a.1 * b.1 + a.2 * b.2)
+        let wa: Double, wb: Double
+        if sinAngle < 1e-12 {
+            // Coincident (or antipodal, where every great circle is as short): stay on the straight chord.
+            wa = 1 - f
+            wb = f
+        } else {
+            wa = sin((1 - f) * angle) / sinAngle
+            wb = sin(f * angle) / sinAngle
+        }
+        let x = wa * a.0 + wb * b.0, y = wa * a.1 + wb * b.1, z = wa * a.2 + wb * b.2
+        // Back from the reduced latitude: tan φ = tan β / (1 − f).
+        let horizontal = x * x + y * y
+        let latitude = atan2(z, oneMinusF * horizontal.squareRoot()) / k
+        // At a pole the longitude is arbitrary: keep the nearer end's.
+        let longitude = horizontal > 1e-30 ? atan2(y, x) / k : (f < 0.5 ? longitude1 : longitude2)
+        return (min(max(latitude, -90), 90), normalizedLongitude(longitude))
+    }
+
+    /// A longitude brought into [−180, 180].
+    @inlinable
+    public static func normalizedLongitude(_ longitude: Double) -> Double {
+        if longitude >= -180 && longitude <= 180 { return longitude }
+        let wrapped = longitude.remainder(dividingBy: 360)
+        return wrapped == -180 ? 180 : wrapped
+    }
+}
