@@ -174,20 +174,22 @@ public enum GeoJSONRegionDecoder {
                 warnings.append(radiusValue.error("ignored: only Point regions have a radius", path: radiusPath))
             }
             let coordinates = try required(geometry, "coordinates", path: path, hint: nil)
-            var polygons: [[[Coordinate]]] = []
+            var polygons: [[[Coordinate]]] = [], boundary: [[Coordinate]] = []
             if type == "Polygon" {
-                polygons = try planarPolygons(coordinates, path: coordinatesPath, warnings: &warnings)
+                (polygons, boundary) = try planarPolygons(coordinates, path: coordinatesPath, warnings: &warnings)
             } else {
                 let elements = try coordinates.array(path: coordinatesPath)
                 guard !elements.isEmpty else {
                     throw coordinates.error("a MultiPolygon needs at least one polygon", path: coordinatesPath)
                 }
                 for (index, element) in elements.enumerated() {
-                    polygons += try planarPolygons(
+                    let part = try planarPolygons(
                         element, path: JSONValue.path(coordinatesPath, index: index), warnings: &warnings)
+                    polygons += part.polygons
+                    boundary += part.boundary
                 }
             }
-            return .polygon(PolygonGeometry(polygons: polygons))
+            return .polygon(PolygonGeometry(polygons: polygons, boundary: boundary))
         default:
             throw typeValue.error(
                 "unsupported geometry type \"\(type)\" (a region is a Point with a radius, a Polygon or a "
@@ -198,13 +200,13 @@ public enum GeoJSONRegionDecoder {
     /// One polygon made ready for the (longitude, latitude) plane: split at the antimeridian, closed over a pole,
     /// or refused (see ``PolygonUnwrapping``); what was done is a warning, so `check` reports it.
     private static func planarPolygons(_ value: JSONValue, path: String, warnings: inout [InputError])
-        throws(InputError) -> [[[Coordinate]]]
+        throws(InputError) -> (polygons: [[[Coordinate]]], boundary: [[Coordinate]])
     {
         let rings = try polygon(value, path: path, warnings: &warnings)
         do {
             let result = try PolygonUnwrapping.planar(rings)
             if let note = result.note { warnings.append(value.error(note, path: JSONValue.path(path, index: 0))) }
-            return result.polygons
+            return (result.polygons, result.boundary)
         } catch {
             let ringPath = JSONValue.path(path, index: error.ring)
             let ringValue = (try? value.array(path: path)).flatMap { $0.indices.contains(error.ring) ? $0[error.ring] : nil }

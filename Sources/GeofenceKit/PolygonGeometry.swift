@@ -39,8 +39,16 @@ public struct PolygonGeometry: Sendable {
     let polygonBounds: [Double]
     /// The width in degrees of longitude that the polygons cover (see ``halfExtent``).
     let longitudeWidth: Double
+    /// The edges that bound the region on the Earth, four values each (longitude, latitude of both ends), for
+    /// distances to the boundary: every ring's edges, except the cuts and pole closures that ``PolygonUnwrapping``
+    /// adds and edges along a pole (a single point on the Earth).
+    let boundaryEdges: [Double]
 
-    public init(polygons: [[[Coordinate]]]) {
+    /// - Parameters:
+    ///   - polygons: polygons on the (longitude, latitude) plane, each a list of rings (outer first, then holes).
+    ///   - boundary: the rings that bound the region on the Earth, when they differ from the polygons' (a split or
+    ///     pole-closed polygon); consecutive positions are joined straight in (longitude, latitude) as written.
+    public init(polygons: [[[Coordinate]]], boundary: [[Coordinate]]? = nil) {
         self.polygons = polygons
         var longitudes: [Double] = [], latitudes: [Double] = []
         var ringStarts = [0], polygonRingStarts = [0], polygonBounds: [Double] = []
@@ -71,6 +79,7 @@ public struct PolygonGeometry: Sendable {
         self.polygonBounds = polygonBounds
 
         longitudeWidth = Self.longitudeWidth(longitudes)
+        boundaryEdges = Self.edges(of: boundary ?? polygons.flatMap { $0 })
 
         let tolerance = Self.boundaryTolerance
         minLongitude = (longitudes.min() ?? .infinity) - tolerance

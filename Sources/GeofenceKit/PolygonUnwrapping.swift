@@ -27,11 +27,13 @@ enum PolygonUnwrapping {
         var polygons: [[[Coordinate]]]
         /// A sentence saying what was done, or `nil` when the polygon was kept as it is.
         var note: String?
+        /// The rings that bound the region on the Earth (unwrapped, without cuts or pole closures).
+        var boundary: [[Coordinate]]
     }
 
     /// The planar form of one polygon (outer ring first, then holes; each ring closed).
     static func planar(_ rings: [[Coordinate]]) throws(Problem) -> Result {
-        guard let outerRing = rings.first else { return Result(polygons: [rings], note: nil) }
+        guard let outerRing = rings.first else { return Result(polygons: [rings], note: nil, boundary: rings) }
         let outer = unwrap(outerRing)
         var holes: [Unwrapped] = []
         for (index, ring) in rings.dropFirst().enumerated() {
@@ -45,7 +47,7 @@ enum PolygonUnwrapping {
             throw Problem(ring: 0, message: "the ring winds \(abs(outer.turns)) times around the Earth")
         }
         guard outer.crossing != nil || holes.contains(where: { $0.crossing != nil }) else {
-            return Result(polygons: [rings], note: nil)  // the common case: nothing to do
+            return Result(polygons: [rings], note: nil, boundary: rings)  // the common case: nothing to do
         }
 
         var outerPoints = outer.points
@@ -99,7 +101,8 @@ enum PolygonUnwrapping {
             }
             polygons.append(polygon)
         }
-        return Result(polygons: polygons, note: note)
+        let boundary = ([outer] + holes).map { coordinates($0.points, offset: 0) }
+        return Result(polygons: polygons, note: note, boundary: boundary)
     }
 
     /// A ring in continuous longitudes, with how many full turns it makes and its first crossing edge.

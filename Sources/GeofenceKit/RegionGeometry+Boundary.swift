@@ -11,13 +11,13 @@ extension RegionGeometry {
     }
 
     /// The distance from the point to the boundary in metres, positive inside and negative outside: for a circle,
-    /// radius minus the geodesic distance to the centre.
+    /// radius minus the geodesic distance to the centre; for a polygon, the geodesic distance to the nearest edge.
     public func signedBoundaryDistance(latitude: Double, longitude: Double) -> Double {
         switch self {
         case .circle(let circle):
             return circle.radius - circle.geodesicCentreDistance(latitude: latitude, longitude: longitude)
         case .polygon(let polygon):
-            let distance = polygon.boundaryDistance(latitude: latitude, longitude: longitude)
+            let distance = polygon.geodesicBoundaryDistance(latitude: latitude, longitude: longitude)
             return polygon.contains(latitude: latitude, longitude: longitude) ? distance : -distance
         }
     }

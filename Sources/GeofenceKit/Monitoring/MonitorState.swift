@@ -386,8 +386,10 @@ public struct MonitorState: Sendable {
                 if fraction <= (small ? confidence.smallExitFraction : confidence.exitFraction) { return .outside }
                 return .undecided
             }
-            if let polygon {
-                return decision(polygon.overlapFraction(latitude: latitude, longitude: longitude, accuracy: accuracy))
+            if case .polygon(let polygon)? = polygon {
+                return polygon.decideOnSignedBoundaryDistance(latitude: latitude, longitude: longitude) { signed in
+                    decision(RegionGeometry.halfPlaneFraction(signedDistance: signed, accuracy: accuracy))
+                }
             }
             // The share falls as the distance to the centre grows: the plane decides unless its error could
             // change the outcome (GuardedDistance).
@@ -402,8 +404,9 @@ public struct MonitorState: Sendable {
             return isInside ? .inside : .outside
         }
         let entry = hysteresis.entryBuffer(radius: size)
-        if let polygon {
-            let distance = polygon.signedBoundaryDistance(latitude: latitude, longitude: longitude)
+        if case .polygon(let polygon)? = polygon {
+            let distance = polygon.signedBoundaryDistance(
+                latitude: latitude, longitude: longitude, comparedWith: entry, -hysteresis.bufferDistance)
             if distance >= entry { return .inside }
             if distance <= -hysteresis.bufferDistance { return .outside }
             return .undecided
