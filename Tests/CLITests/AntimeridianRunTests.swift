@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+@testable import location_router
+
+/// Runs and checks with geometry across the antimeridian and around the poles: the geodesic answer, or a clear
+/// refusal (exit 65, the feature and the reason named) — never a silent wrong event.
+@Suite struct AntimeridianRunTests {
+    static func features(_ features: String...) -> String {
+        "{\"type\":\"FeatureCollection\",\"features\":[" + features.joined(separator: ",") + "]}"
+    }
+
+    static func polygon(_ id: String, _ rings: String) -> String {
+        "{\"type\":\"Feature\",\"id\":\"\(id)\",\"geometry\":{\"type\":\"Polygon\",\"coordinates\":\(rings)}}"
+    }
+
+    static func circle(_ id: String, _ longitude: Double, _ latitude: Double, radius: Double) -> String {
+        "{\"type\":\"Feature\",\"id\":\"\(id)\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(longitude),\(latitude)]},"
+            + "\"properties\":{\"radius\":\(radius)}}"
+    }
+
+    @Test func aRouteAcrossTheAntimeridianFiresOnlyTheRegionsOnTheCrossing() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let regions = Self.features(
+            Self.circle("crossing", 180, 10.005, radius: 300),
+            Self.polygon("box", "[[[179.999,10.004],[-179.999,10.004],[-179.999,10.006],[179.999,10.006],[179.999,10.004]]]"),
+            Self.circle("far-side", 0, 10, radius: 100_000),
+            Self.polygon("far-box", "[[[-1,9],[1,9],[1,11],[-1,11],[-1,9]]]"))
+        try regions.write(toFile: directory + "/regions.geojson", atomically: true, encoding: .utf8)
+        let run = await runCommand([
+            "--source", "route:10,179.99;10.01,-179.99", "--regions", directory + "/regions.geojson", "--devices", "1",
+            "--speed", "10", "--events", directory + "/events.ndjson", "--no-report", "--quiet",
+        ])
+        #expect(run.status == .success, "\(run.err)")
+        let events = try String(contentsOfFile: directory + "/events.ndjson", encoding: .utf8)
+            .split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let fired = events.map { "\($0["event"] ?? "?") \($0["region"] ?? "?")" }
+        #expect(fired == ["enter crossing", "enter box", "exit box", "exit crossing"], "\(fired)")
+    }
+
+    @Test func checkSaysWhatItDidWithAntimeridianAndPolarPolygons() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let regions = Self.features(
+            Self.polygon("pacific", "[[[170,-10],[-170,-10],[-170,10],[170,10],[170,-10]]]"),
+            Self.polygon("arctic", "[[[0,80],[90,80],[180,80],[-90,80],[0,80]]]"))
+        try regions.write(toFile: directory + "/regions.geojson", atomically: true, encoding: .utf8)
+        let run = await runCommand(["check", directory + "/regions.geojson"])
+        #expect(run.status == .success, "\(run.out)")
+        #expect(run.out.contains("features[0].geometry.coordinates[0]"), "\(run.out)")
+        #expect(run.out.contains("split at ±180°"), "\(run.out)")
+        #expect(run.out.contains("features[1].geometry.coordinates[0]"), "\(run.out)")
+        #expect(run.out.contains("winds once around the North Pole"), "\(run.out)")
+    }
+
+    @Test func anAmbiguousRingIsRefusedWithExit65() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let regions = Self.features(
+            Self.circle("fine", 10, 10, radius: 100),
+            Self.polygon("belt", "[[[0,-10],[120,10],[-120,-10],[0,-10]]]"))
+        try regions.write(toFile: directory + "/regions.geojson", atomically: true, encoding: .utf8)
+        let check = await runCommand(["check", directory + "/regions.geojson"])
+        #expect(check.status == .invalidInput)
+        #expect(check.out.contains("features[1].geometry.coordinates[0]"), "\(check.out)")
+        #expect(check.out.contains("crosses the equator"), "\(check.out)")
+        let run = await runCommand([
+            "--regions", directory + "/regions.geojson", "--devices", "1", "--duration", "1", "--no-events",
+            "--no-report", "--quiet",
+        ])
+        #expect(run.status == .invalidInput)
+        #expect(run.err.contains("features[1].geometry.coordinates[0]"), "\(run.err)")
+    }
+}
