@@ -36,7 +36,8 @@ enum HelpText {
                                   detected from the first line) | gpx:PATH[,PATH...] (play GPX files)
                                   | route:LAT,LON;LAT,LON[;...] (a route at --speed).
           --regions <path>        Regions from a GeoJSON FeatureCollection (required for stdin sources;
-                                  otherwise regions are generated around each device).
+                                  otherwise regions are generated around each device). Polygons across
+                                  ±180° are split there; a ring around a pole encloses it (warnings say so).
           --devices <n>           Simulated devices (random walk, GPX and route playback).
           --duration <seconds>    Simulated seconds of random walk.
           --interval <seconds>    Seconds between two samples of a device.
@@ -107,7 +108,8 @@ enum HelpText {
         ARGUMENTS:
           <file>                  GPX (.gpx, streamed: any size), GeoJSON regions (.geojson, or .json
                                   holding a FeatureCollection), samples (.ndjson, .jsonl, .csv) or a
-                                  config file (.json).
+                                  config file (.json). For regions, warnings name the polygons split at
+                                  the antimeridian or closed over a pole; an ambiguous ring is an error.
 
         OPTIONS:
           --json                  One JSON object per file and line, for scripts.
