@@ -34,8 +34,10 @@ extension PolygonGeometry {
             let lonA = boundaryEdges[i], latA = boundaryEdges[i + 1]
             let lonB = boundaryEdges[i + 2], latB = boundaryEdges[i + 3]
             i += 4
-            var dLon = (lonA - longitude).remainder(dividingBy: 360)
-            if dLon == -180 { dLon = 180 }
+            // The shorter way from the point (vertices of unwrapped rings stay within ±540°).
+            var dLon = lonA - longitude
+            if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+            if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
             let ax = dLon * kx, ay = (latA - latitude) * ky
             let dx = (lonB - lonA) * kx, dy = (latB - latA) * ky
             let length2 = dx * dx + dy * dy

@@ -29,6 +29,8 @@ enum PolygonUnwrapping {
         var note: String?
         /// The rings that bound the region on the Earth (unwrapped, without cuts or pole closures).
         var boundary: [[Coordinate]]
+        /// The ring the note is about (0 = outer).
+        var noteRing = 0
     }
 
     /// The planar form of one polygon (outer ring first, then holes; each ring closed).
@@ -76,8 +78,11 @@ enum PolygonUnwrapping {
             note = "the ring crosses the antimeridian (\(outer.crossing ?? "")), taken the shorter way across ±180°: "
                 + "split at ±180° (RFC 7946 §3.1.9)"
         }
-        if outer.crossing == nil, let hole = holes.first(where: { $0.crossing != nil }) {
-            note = "a hole crosses the antimeridian (\(hole.crossing ?? "")), taken the shorter way: split at ±180°"
+        var noteRing = 0
+        if outer.crossing == nil, let index = holes.firstIndex(where: { $0.crossing != nil }) {
+            note = "the hole crosses the antimeridian (\(holes[index].crossing ?? "")), taken the shorter way: "
+                + "split at ±180°"
+            noteRing = index + 1
         }
 
         // Copies of the unwrapped polygon shifted by whole turns so that every longitude in [−180, 180] is
@@ -102,7 +107,7 @@ enum PolygonUnwrapping {
             polygons.append(polygon)
         }
         let boundary = ([outer] + holes).map { coordinates($0.points, offset: 0) }
-        return Result(polygons: polygons, note: note, boundary: boundary)
+        return Result(polygons: polygons, note: note, boundary: boundary, noteRing: noteRing)
     }
 
     /// A ring in continuous longitudes, with how many full turns it makes and its first crossing edge.
