@@ -47,7 +47,7 @@ extension PolygonGeometry {
         }
         let distance = nearest.squareRoot()
         let phi = latitude * Geodesic.radiansPerDegree
-        let reach = 2 * distance + 100
+        let reach = 1.1 * distance + 100
         guard abs(latitude) <= 75, reach <= 100_000 else { return (distance, .infinity) }
         let tanPhi = abs(tan(phi))
         let firstOrder = reach * reach * (tanPhi + 0.1) / Geodesic.semiMajorAxis

@@ -88,3 +88,33 @@ import Testing
         }
     }
 }
+
+/// The bound that lets the plane decide polygon rules must hold wherever it is finite.
+@Suite struct PolygonPlaneBoundTests {
+    @Test(arguments: [0.0, 30, 45, 60, 70, 74.9, -45, -74.9])
+    func thePlanarBoundaryDistanceIsWithinItsBound(latitude: Double) {
+        var rng = SplitMix64(seed: 11, stream: UInt64(latitude.magnitude * 10), purpose: 99)
+        for _ in 0..<30 {
+            let longitude = rng.unit() < 0.5 ? 179.9 + rng.unit() * 0.1 : rng.unit() * 360 - 180
+            let size = 2_000 + rng.unit() * 60_000
+            var ring: [Coordinate] = []
+            for corner in 0..<4 {
+                let end = Geodesic.destination(
+                    latitude: latitude, longitude: longitude, bearing: Double(corner) * 90 + rng.unit() * 60,
+                    distance: size * (0.5 + rng.unit()))
+                ring.append(Coordinate(unchecked: end.latitude, end.longitude))
+            }
+            ring.append(ring[0])
+            guard let planar = try? PolygonUnwrapping.planar([ring]) else { continue }
+            let polygon = PolygonGeometry(polygons: planar.polygons, boundary: planar.boundary)
+            for _ in 0..<10 {
+                let point = Geodesic.destination(
+                    latitude: latitude, longitude: longitude, bearing: rng.unit() * 360, distance: rng.unit() * 120_000)
+                let (distance, bound) = polygon.planarBoundaryDistance(latitude: point.latitude, longitude: point.longitude)
+                guard bound.isFinite else { continue }
+                let exact = polygon.geodesicBoundaryDistance(latitude: point.latitude, longitude: point.longitude)
+                #expect(abs(distance - exact) <= bound, "(\(point.latitude), \(point.longitude)): \(distance) vs \(exact), bound \(bound)")
+            }
+        }
+    }
+}
