@@ -109,7 +109,7 @@ extension Scenario {
         if var center = try source.object("center") {
             let latitude = try center.number("lat") ?? walk.center.latitude
             let longitude = try center.number("lon") ?? walk.center.longitude
-            guard (-85.0...85.0).contains(latitude) else { throw center.error("must be within -85...85", key: "lat") }
+            guard (-90.0...90.0).contains(latitude) else { throw center.error("must be within -90...90", key: "lat") }
             guard (-180.0...180.0).contains(longitude) else {
                 throw center.error("must be within -180...180", key: "lon")
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GeofenceKit
 @testable import location_router
 
 /// Runs and checks with geometry across the antimeridian and around the poles: the geodesic answer, or a clear
@@ -70,5 +71,29 @@ import Testing
         ])
         #expect(run.status == .invalidInput)
         #expect(run.err.contains("features[1].geometry.coordinates[0]"), "\(run.err)")
+    }
+
+    @Test(arguments: [[89.0, 0.0], [0, 180], [-89.9, -179.9]])
+    func aRandomWalkNearAPoleOrOnTheAntimeridianRunsWithinItsArea(center: [Double]) async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let config = """
+            {"source": {"center": {"lat": \(center[0]), "lon": \(center[1])}, "areaRadius": 3000}}
+            """
+        try config.write(toFile: directory + "/config.json", atomically: true, encoding: .utf8)
+        let run = await runCommand([
+            "--config", directory + "/config.json", "--devices", "50", "--duration", "300",
+            "--events", directory + "/events.ndjson", "--no-report", "--quiet",
+        ])
+        #expect(run.status == .success, "\(run.err)")
+        let lines = try String(contentsOfFile: directory + "/events.ndjson", encoding: .utf8).split(separator: "\n")
+        #expect(lines.count > 50, "the devices cross their regions")
+        for line in lines {
+            let event = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let latitude = try #require(event["lat"] as? Double), longitude = try #require(event["lon"] as? Double)
+            let fromCenter = Geodesic.distance(
+                latitude1: center[0], longitude1: center[1], latitude2: latitude, longitude2: longitude)
+            #expect(fromCenter < 3_000 * 1.005 + 70, "an event \(fromCenter) m from the centre")
+        }
     }
 }
