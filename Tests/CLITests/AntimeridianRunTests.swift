@@ -5,7 +5,7 @@ import GeofenceKit
 
 /// Runs and checks with geometry across the antimeridian and around the poles: the geodesic answer, or a clear
 /// refusal (exit 65, the feature and the reason named) — never a silent wrong event.
-@Suite struct AntimeridianRunTests {
+@Suite(.serialized) struct AntimeridianRunTests {
     static func features(_ features: String...) -> String {
         "{\"type\":\"FeatureCollection\",\"features\":[" + features.joined(separator: ",") + "]}"
     }

@@ -5,7 +5,7 @@ import Testing
 
 /// Polygons that cross the antimeridian are split there, rings around a pole are closed over it, and the rings
 /// whose meaning is ambiguous are refused, naming the feature and the ring.
-@Suite struct AntimeridianPolygonTests {
+@Suite(.serialized) struct AntimeridianPolygonTests {
     static func decode(_ rings: String, type: String = "Polygon") throws -> (PolygonGeometry, [InputError]) {
         let text = """
             {"type":"FeatureCollection","features":[{"type":"Feature","id":"zone",\

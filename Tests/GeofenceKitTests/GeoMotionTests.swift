@@ -4,7 +4,7 @@ import Testing
 @testable import GeofenceKit
 
 /// Positions between waypoints, and displaced positions, take the shorter way across ±180° and over the poles.
-@Suite struct GeoMotionTests {
+@Suite(.serialized) struct GeoMotionTests {
     @Test(arguments: try ThresholdReference.load().legs)
     func interpolatedPositionsFollowTheShorterWay(leg: ThresholdReference.Pair) {
         let s = leg.distance

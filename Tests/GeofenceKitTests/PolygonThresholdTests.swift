@@ -5,7 +5,7 @@ import Testing
 
 /// The polygon rules (hysteresis buffers, accuracy shares) against geographiclib distances to the boundary, for
 /// polygons from the equator to 88°, some across ±180°; edges are straight in (longitude, latitude).
-@Suite struct PolygonThresholdTests {
+@Suite(.serialized) struct PolygonThresholdTests {
     /// The reference polygon decoded as a GeoJSON file is (so split at the antimeridian where it crosses it).
     static func geometry(_ polygon: ThresholdReference.Polygon) throws -> PolygonGeometry {
         let ring = polygon.ring.map { "[\($0[0]),\($0[1])]" }.joined(separator: ",")
@@ -90,7 +90,7 @@ import Testing
 }
 
 /// The bound that lets the plane decide polygon rules must hold wherever it is finite.
-@Suite struct PolygonPlaneBoundTests {
+@Suite(.serialized) struct PolygonPlaneBoundTests {
     @Test(arguments: [0.0, 30, 45, 60, 70, 74.9, -45, -74.9])
     func thePlanarBoundaryDistanceIsWithinItsBound(latitude: Double) {
         var rng = SplitMix64(seed: 11, stream: UInt64(latitude.magnitude * 10), purpose: 99)

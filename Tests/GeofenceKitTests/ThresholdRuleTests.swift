@@ -7,7 +7,7 @@ import Testing
 /// 0° to 89.9°, across ±180°, from 1 m to 1,000 km, with the threshold placed a couple of millimetres either side
 /// of the true distance — where an unguarded plane (metres off at high latitudes and large radii) would decide
 /// wrongly.
-@Suite struct ThresholdRuleTests {
+@Suite(.serialized) struct ThresholdRuleTests {
     /// How far either side of the reference distance a threshold is placed: well above the geodesic's error.
     static func delta(_ distance: Double) -> Double { 2e-3 + 2e-9 * distance }
 
