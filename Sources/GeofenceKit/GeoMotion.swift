@@ -43,13 +43,28 @@ public enum GeoMotion {
         var dLon = longitude2 - longitude1
         if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
         let dLat = latitude2 - latitude1
-        if abs(dLat) <= 0.003 && abs(dLon) <= 0.003 && abs(latitude1) <= 70 && abs(latitude2) <= 70 {
+        if isLinear(latitude1, latitude2, dLat: dLat, dLon: dLon) {
             return (latitude1 + f * dLat, normalizedLongitude(longitude1 + f * dLon))
         }
         // The ends exactly, not through the round trip to vectors.
         if f <= 0 { return (latitude1, normalizedLongitude(longitude1)) }
         if f >= 1 { return (latitude2, normalizedLongitude(longitude2)) }
         return greatCircleInterpolation(latitude1, longitude1, latitude2, longitude2, fraction: f)
+    }
+
+    /// Whether ``interpolate(_:_:_:_:fraction:)`` moves linearly in (latitude, longitude) along this leg.
+    @inlinable
+    public static func interpolatesLinearly(
+        _ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double
+    ) -> Bool {
+        var dLon = longitude2 - longitude1
+        if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+        return isLinear(latitude1, latitude2, dLat: latitude2 - latitude1, dLon: dLon)
+    }
+
+    @inlinable @inline(__always)
+    static func isLinear(_ latitude1: Double, _ latitude2: Double, dLat: Double, dLon: Double) -> Bool {
+        abs(dLat) <= 0.003 && abs(dLon) <= 0.003 && abs(latitude1) <= 70 && abs(latitude2) <= 70
     }
 
     /// Spherical linear interpolation of the unit vectors of the two points' reduced latitudes and longitudes.

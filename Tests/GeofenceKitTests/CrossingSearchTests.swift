@@ -46,9 +46,10 @@ import Testing
         // just before it.
         for crossing in crossings {
             func inside(_ s: Double) -> Bool {
-                test.geometry.contains(
-                    latitude: test.from.latitude + s * (test.to.latitude - test.from.latitude),
-                    longitude: test.from.longitude + s * (test.to.longitude - test.from.longitude))
+                // Where the player puts the device along the segment (the shorter way).
+                let position = GeoMotion.interpolate(
+                    test.from.latitude, test.from.longitude, test.to.latitude, test.to.longitude, fraction: s)
+                return test.geometry.contains(latitude: position.latitude, longitude: position.longitude)
             }
             #expect(inside(crossing.fraction) == crossing.entering)
             #expect(inside(crossing.fraction - 2e-9) != crossing.entering)
@@ -59,8 +60,9 @@ import Testing
         let crossings = CrossingSearch.crossings(of: Self.circle, from: (25.0, 121.489), to: (25.0, 121.511), resolution: 1e-9)
         try? #require(crossings.count == 2)
         for crossing in crossings {
-            let longitude = 121.489 + crossing.fraction * 0.022
-            let distance = Geodesic.distance(latitude1: 25, longitude1: 121.5, latitude2: 25, longitude2: longitude)
+            let position = GeoMotion.interpolate(25.0, 121.489, 25.0, 121.511, fraction: crossing.fraction)
+            let distance = Geodesic.distance(
+                latitude1: 25, longitude1: 121.5, latitude2: position.latitude, longitude2: position.longitude)
             #expect(abs(distance - 100) < 0.01)
         }
     }

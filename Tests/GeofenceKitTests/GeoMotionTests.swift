@@ -71,4 +71,12 @@ import Testing
             #expect(abs(distance - expected) <= 0.01 * expected, "moved \(distance) m instead of \(expected) m")
         }
     }
+
+    @Test func theGroundTruthFollowsTheShorterWayToo() {
+        let crossing = RegionGeometry.circle(CircleGeometry(center: Coordinate(unchecked: 10.005, 180), radius: 300))
+        let farSide = RegionGeometry.circle(CircleGeometry(center: Coordinate(unchecked: 10, 0), radius: 100_000))
+        let a = (latitude: 10.0, longitude: 179.99), b = (latitude: 10.01, longitude: -179.99)
+        #expect(CrossingSearch.crossings(of: crossing, from: a, to: b, resolution: 1e-9).map(\.entering) == [true, false])
+        #expect(CrossingSearch.crossings(of: farSide, from: a, to: b, resolution: 1e-9).isEmpty)
+    }
 }

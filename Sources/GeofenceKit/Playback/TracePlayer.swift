@@ -15,6 +15,8 @@ public struct TracePlayer: Sendable {
     private var point = 0
     private var tick = 0
     private var emittedLast = false
+    /// The current leg's ends, displaced (segment, point index, and the two positions).
+    private var leg: (segment: Int, point: Int, start: (Double, Double), end: (Double, Double)) = (-1, -1, (0, 0), (0, 0))
 
     /// - Parameters:
     ///   - start: the time (µs since the epoch) of the timeline's offset 0 for this device.
@@ -45,11 +47,17 @@ public struct TracePlayer: Sendable {
                     // offset < last, so a later point exists with a larger offset.
                     while offsets[point + 1] <= offset { point += 1 }
                     let f = (offset - offsets[point]) / (offsets[point + 1] - offsets[point])
-                    // Along the shorter way: across ±180° rather than through 0°, over a pole when shorter.
-                    let position = GeoMotion.interpolate(
-                        current.latitudes[point], current.longitudes[point], current.latitudes[point + 1],
-                        current.longitudes[point + 1], fraction: f)
-                    return sample(position.latitude, position.longitude, at: offset)
+                    // Between the leg's displaced ends, along the shorter way: across ±180° rather than through
+                    // 0°, over a pole when shorter. (Displacing the ends, not each sample, keeps the samples on the
+                    // path that the ground truth follows.)
+                    if leg.segment != segment || leg.point != point {
+                        leg = (
+                            segment, point, displaced(current.latitudes[point], current.longitudes[point]),
+                            displaced(current.latitudes[point + 1], current.longitudes[point + 1])
+                        )
+                    }
+                    let position = GeoMotion.interpolate(leg.start.0, leg.start.1, leg.end.0, leg.end.1, fraction: f)
+                    return (position.latitude, position.longitude, time(offset))
                 }
                 if !emittedLast {
                     emittedLast = true
@@ -65,10 +73,18 @@ public struct TracePlayer: Sendable {
     }
 
     private func sample(_ latitude: Double, _ longitude: Double, at offset: Double) -> (Double, Double, Timestamp) {
-        let time = Timestamp(microseconds: start + Int64((offset * 1e6).rounded()))
-        guard northOffset != 0 || eastOffset != 0 else { return (latitude, longitude, time) }
-        // Displaced at the sample's own latitude (on the ellipsoid near the poles), not at the trace's start.
+        let position = displaced(latitude, longitude)
+        return (position.0, position.1, time(offset))
+    }
+
+    private func time(_ offset: Double) -> Timestamp {
+        Timestamp(microseconds: start + Int64((offset * 1e6).rounded()))
+    }
+
+    /// A trace point moved by the device's offset, at its own latitude (on the ellipsoid near the poles).
+    private func displaced(_ latitude: Double, _ longitude: Double) -> (Double, Double) {
+        guard northOffset != 0 || eastOffset != 0 else { return (latitude, longitude) }
         let moved = GeoMotion.move(latitude, longitude, north: northOffset, east: eastOffset)
-        return (moved.latitude, moved.longitude, time)
+        return (moved.latitude, moved.longitude)
     }
 }

@@ -3,8 +3,9 @@ import Foundation
 /// Where a device that moves between two samples crosses a region's boundary: the search behind the
 /// continuous-time ground truth.
 ///
-/// The device moves linearly in latitude and longitude, at a uniform pace in time, from one sample to the next —
-/// the interpolation the playback source itself uses between waypoints. Containment is the region's own exact
+/// The device moves at a uniform pace in time from one sample to the next along the path the playback source
+/// itself uses between waypoints (``GeoMotion/interpolate(_:_:_:_:fraction:)``: linearly in latitude and longitude
+/// for short legs, the shorter way across ±180° and over the poles otherwise). Containment is the region's own exact
 /// test (``RegionGeometry/contains(latitude:longitude:)``: the WGS84 geodesic for circles, the boundary inside).
 ///
 /// The segment is cut at probe points between which the device crosses the boundary at most once: for a circle
@@ -32,9 +33,17 @@ public enum CrossingSearch {
         of geometry: RegionGeometry, from a: (latitude: Double, longitude: Double),
         to b: (latitude: Double, longitude: Double), resolution: Double
     ) -> [Crossing] {
-        let probes = probes(of: geometry, from: a, to: b)
+        var probes = probes(of: geometry, from: a, to: b)
+        let linear = GeoMotion.interpolatesLinearly(a.latitude, a.longitude, b.latitude, b.longitude)
+        if !linear {
+            // A leg the player follows on a great circle (long, polar, or across ±180°): the probes above assume a
+            // straight line, so denser ones keep each bracket to at most one crossing.
+            probes = (probes + (1..<64).map { Double($0) / 64 }).sorted()
+        }
         func inside(_ s: Double) -> Bool {
-            geometry.contains(latitude: a.latitude + s * (b.latitude - a.latitude), longitude: a.longitude + s * (b.longitude - a.longitude))
+            // Where the player puts the device: the shorter way, as ``GeoMotion/interpolate(_:_:_:_:fraction:)``.
+            let position = GeoMotion.interpolate(a.latitude, a.longitude, b.latitude, b.longitude, fraction: s)
+            return geometry.contains(latitude: position.latitude, longitude: position.longitude)
         }
         var crossings: [Crossing] = []
         var previous = probes[0]
