@@ -51,13 +51,14 @@ extension RunCommand {
             console.out(ProfileComparison.table(comparisons))
             if !scores.isEmpty { console.out(Self.scoreTable(scores)) }
         }
-        if let path = scenario.report {
+        if scenario.report != nil || htmlPath != nil {
             let perProfile = runs.map { "\"\($0.profile.rawValue)\":" + $0.report.json.trimmingCharacters(in: .newlines) }
             var json = runs[0].report.json.trimmingCharacters(in: .whitespacesAndNewlines)
             json.removeLast()  // the closing brace of the baseline's report
             json += ",\"comparison\":" + ProfileComparison.json(comparisons).trimmingCharacters(in: .newlines)
             json += ",\"profiles\":{" + perProfile.joined(separator: ",") + "}}\n"
-            try Files.write(json, to: path, console: console)
+            if let path = scenario.report { try Files.write(json, to: path, console: console) }
+            if let htmlPath { try ReportHTML.write(reportJSON: json, to: htmlPath, console: console) }
         }
         return finish(thresholds, humanOutputOnStandardError: false)
     }

@@ -1,0 +1,108 @@
+import GeofenceKit
+
+extension ReportPage {
+    /// Profiles side by side: per profile and kind, events against `exact` (missed, added, delayed, early), the
+    /// delay distribution, each profile's own figures, and a `score` object when the report has one.
+    static func comparisonSection(_ report: JSONValue) -> String {
+        let comparisons = report["comparison"]?.items ?? []
+        let names = comparisons.map { $0["profile"]?.stringValue ?? "?" }
+        var html = ""
+        if !comparisons.isEmpty {
+            let baseline = comparisons.first?["baseline"]?.stringValue ?? "exact"
+            html += "<table class=\"grid\" id=\"comparison-table\"><tr><th>kind</th><th>measure</th><th class=\"num\">\(PageText.escape(baseline))</th>"
+            for name in names { html += "<th class=\"num\">\(PageText.escape(name))</th>" }
+            html += "</tr>\n"
+            for kind in ["enter", "exit", "dwell", "total"] {
+                for measure in ["profile", "matched", "missed", "added", "delayed", "early"] {
+                    html += "<tr><td>\(measure == "profile" ? kind : "")</td><td>\(measure == "profile" ? "events" : measure)</td>"
+                    html += "<td class=\"num\">\(measure == "profile" ? PageText.grouped(comparisons.first?[kind]?.number("baseline") ?? 0) : "")</td>"
+                    for comparison in comparisons {
+                        html += "<td class=\"num\">\(PageText.grouped(comparison[kind]?.number(measure) ?? 0))</td>"
+                    }
+                    html += "</tr>\n"
+                }
+            }
+            html += "</table>\n<div class=\"charts\">"
+            let measures = ["missed", "added", "delayed", "early"]
+            html += SVGBarChart(
+                id: "comparison-counts", title: "Against \(baseline): all enter, exit and dwell events", xLabel: "",
+                yLabel: "events", categories: measures,
+                groups: comparisons.enumerated().map { i, c in (names[i], PageColours.cycled(i), measures.map { c["total"]?.number($0) ?? 0 }) }
+            ).svg()
+            let quantiles = ["min", "p50", "p90", "p99", "max", "mean"]
+            html += SVGBarChart(
+                id: "comparison-delays", title: "Delay of matched events (seconds)", xLabel: "", yLabel: "seconds",
+                categories: quantiles,
+                groups: comparisons.enumerated().map { i, c in
+                    (names[i], PageColours.cycled(i), quantiles.map { c["total"]?["delaySeconds"]?[$0]?.doubleValue ?? 0 })
+                }
+            ).svg()
+            html += "</div>\n"
+        }
+        if let profiles = report["profiles"]?.pairs, !profiles.isEmpty {
+            html += "<h3>Each profile's run</h3><table class=\"grid\" id=\"profiles-table\"><tr><th>figure</th>"
+            for profile in profiles { html += "<th class=\"num\">\(PageText.escape(profile.key))</th>" }
+            html += "</tr>\n"
+            let rows: [(String, (JSONValue) -> String)] = [
+                ("updates", { PageText.grouped($0.number("updates")) }),
+                ("events", { PageText.grouped($0.number("eventsEmitted")) }),
+                ("enter", { PageText.grouped($0["events"]?.number("enter") ?? 0) }),
+                ("exit", { PageText.grouped($0["events"]?.number("exit") ?? 0) }),
+                ("dwell", { PageText.grouped($0["events"]?.number("dwell") ?? 0) }),
+                ("failed", { PageText.grouped($0["events"]?.number("failed") ?? 0) }),
+                ("updates/s", { PageText.grouped($0.number("updatesPerSecond")) }),
+                ("latency p99 ms", { PageText.decimal($0["latencyMs"]?.number("p99") ?? 0, 3) }),
+            ]
+            for (name, value) in rows {
+                html += "<tr><td>\(name)</td>" + profiles.map { "<td class=\"num\">\(value($0.value))</td>" }.joined() + "</tr>\n"
+            }
+            html += "</table>\n"
+        }
+        html += scoreTables(report, comparisons: comparisons, names: names)
+        return section("comparison", "Profiles compared", html)
+    }
+
+    /// A `score` object (recall, precision, delays…), at the top level or in each comparison, as tables of its
+    /// numbers: whatever its keys, so a report that adds one shows it.
+    private static func scoreTables(_ report: JSONValue, comparisons: [JSONValue], names: [String]) -> String {
+        var columns: [(String, [(String, String)])] = []
+        for (i, comparison) in comparisons.enumerated() {
+            if let score = comparison["score"] { columns.append((names[i], flatten(score, prefix: ""))) }
+        }
+        if let score = report["score"] {
+            // Per profile (an object of objects) or one object.
+            let members = score.pairs
+            if !members.isEmpty, members.allSatisfy({ !$0.value.pairs.isEmpty }) {
+                columns += members.map { ($0.key, flatten($0.value, prefix: "")) }
+            } else {
+                columns.append(("score", flatten(score, prefix: "")))
+            }
+        }
+        guard !columns.isEmpty else { return "" }
+        var keys: [String] = []
+        for (_, rows) in columns { for (key, _) in rows where !keys.contains(key) { keys.append(key) } }
+        var html = "<h3>Score</h3><table class=\"grid\" id=\"score-table\"><tr><th>measure</th>"
+        for (name, _) in columns { html += "<th class=\"num\">\(PageText.escape(name))</th>" }
+        html += "</tr>\n"
+        for key in keys.prefix(200) {
+            html += "<tr><td>\(PageText.escape(key))</td>"
+            for (_, rows) in columns { html += "<td class=\"num\">\(rows.first { $0.0 == key }?.1 ?? "")</td>" }
+            html += "</tr>\n"
+        }
+        return html + "</table>\n"
+    }
+
+    /// `a.b.c` → printable value, for every leaf of a JSON value.
+    private static func flatten(_ value: JSONValue, prefix: String) -> [(String, String)] {
+        switch value.kind {
+        case .object(let members):
+            return members.flatMap { flatten($0.value, prefix: prefix.isEmpty ? $0.key : prefix + "." + $0.key) }
+        case .array(let items):
+            return items.enumerated().flatMap { flatten($0.element, prefix: prefix + "[\($0.offset)]") }
+        case .number(let number, _): return [(prefix, PageText.decimal(number, 4))]
+        case .string(let text): return [(prefix, PageText.escape(text))]
+        case .bool(let flag): return [(prefix, flag ? "true" : "false")]
+        case .null: return [(prefix, "–")]
+        }
+    }
+}
