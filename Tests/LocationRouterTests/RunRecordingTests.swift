@@ -67,6 +67,24 @@ import Testing
         #expect(fired > 0)
     }
 
+    @Test func generatedRegionsOfSampledDevicesCountEveryFiring() async throws {
+        let walk = RandomWalkConfiguration(devices: 300, duration: 300, regions: .init(perDevice: 3))
+        let configuration = SimulationConfiguration(source: .randomWalk(walk), seed: 5, shards: 2)
+        let sink = CollectingSink()
+        let report = try await Simulation(configuration: configuration, sink: sink).run()
+        var fires: [String: Int] = [:]
+        for line in sink.lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            if ["enter", "exit", "dwell"].contains(object["event"] as? String) {
+                fires[object["region"] as? String ?? "", default: 0] += 1
+            }
+        }
+        let map = try #require(report.recording?.map)
+        #expect(map.regions.count == 200 * 3)
+        for region in map.regions { #expect(region.fired == fires[region.id, default: 0], "\(region.id)") }
+        #expect(map.regions.contains { ($0.fired ?? 0) > 0 })
+    }
+
     @Test func timeSeriesCoarsenInsteadOfGrowing() {
         var series = TimeSeries(width: 10, limit: 8)
         for position in stride(from: Int64(0), to: 1_000, by: 5) { series.addUpdates(1, at: position) }

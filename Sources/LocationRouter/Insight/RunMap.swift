@@ -92,7 +92,7 @@ extension RunMap {
                     drawn.append(
                         Region(
                             id: wiring.regionNames.name(of: region.id), geometry: region.geometry,
-                            fired: fired(Int(region.id))))
+                            fired: track.fires[region.id] ?? 0))
                 }
             }
             self.regions = drawn

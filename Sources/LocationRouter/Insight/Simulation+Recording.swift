@@ -39,14 +39,11 @@ extension Simulation {
 }
 
 extension Wiring {
-    /// Region indices whose `enter` / `exit` / `dwell` events are counted for the map: every region when there
-    /// are at most a million (4 bytes each), else none.
+    /// Region indices whose `enter` / `exit` / `dwell` events the dispatcher counts for the map: a region
+    /// file's, when it has at most a million (4 bytes each). Generated regions are counted by the monitors, for
+    /// the sampled devices only: a table over every device's regions would cost a cache miss per event.
     var regionFireSlots: Int {
-        let count: Int
-        switch regionNames {
-        case .listed(let names): count = names.count
-        case .generated(let perDevice): count = (knownDevices ?? 0) * perDevice
-        }
-        return count <= 1_000_000 ? count : 0
+        guard case .listed(let names) = regionNames, names.count <= 1_000_000 else { return 0 }
+        return names.count
     }
 }
