@@ -52,7 +52,12 @@ extension RunCommand {
             if !scores.isEmpty { console.out(Self.scoreTable(scores)) }
         }
         if scenario.report != nil || htmlPath != nil {
-            let perProfile = runs.map { "\"\($0.profile.rawValue)\":" + $0.report.json.trimmingCharacters(in: .newlines) }
+            // Each profile's own report, without the page's data (the page draws the baseline's).
+            let perProfile = runs.map { run in
+                var report = run.report
+                report.recording = nil
+                return "\"\(run.profile.rawValue)\":" + report.json.trimmingCharacters(in: .newlines)
+            }
             var json = runs[0].report.json.trimmingCharacters(in: .whitespacesAndNewlines)
             json.removeLast()  // the closing brace of the baseline's report
             json += ",\"comparison\":" + ProfileComparison.json(comparisons).trimmingCharacters(in: .newlines)

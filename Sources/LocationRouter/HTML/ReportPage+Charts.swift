@@ -43,7 +43,22 @@ extension ReportPage {
                 .init(name: "p50", colour: "#2e7d32", values: series["latencyP50Ms"]?.numbers ?? []),
                 .init(name: "p99", colour: "#c62828", values: series["latencyP99Ms"]?.numbers ?? []),
             ])
-        var html = "<div class=\"charts\">" + updates.svg() + events.svg() + latency.svg()
+        var html = "<div class=\"charts\">"
+        if perSecondOfWall {
+            html += updates.svg() + events.svg()
+        } else {
+            // Simulated minutes as bars: a partial last minute (a walk's final sample) reads as what it is.
+            let minutes = x.map { PageText.compact($0) }
+            html += SVGBarChart(
+                id: updates.id, title: updates.title, xLabel: axis, yLabel: updates.yLabel, categories: minutes,
+                groups: updates.series.map { ($0.name, $0.colour, $0.values.map { $0 ?? 0 }) }
+            ).svg()
+            html += SVGBarChart(
+                id: events.id, title: events.title, xLabel: axis, yLabel: events.yLabel, categories: minutes,
+                groups: events.series.map { ($0.name, $0.colour, $0.values.map { $0 ?? 0 }) }
+            ).svg()
+        }
+        html += latency.svg()
         if perSecondOfWall {
             let waits = SVGLineChart(
                 id: "\(idPrefix)-waits", title: "Back-pressure waits per second", xLabel: axis, yLabel: "waits / second",

@@ -9,25 +9,35 @@ extension ReportPage {
         var html = ""
         if !comparisons.isEmpty {
             let baseline = comparisons.first?["baseline"]?.stringValue ?? "exact"
-            html += "<table class=\"grid\" id=\"comparison-table\"><tr><th>kind</th><th>measure</th><th class=\"num\">\(PageText.escape(baseline))</th>"
-            for name in names { html += "<th class=\"num\">\(PageText.escape(name))</th>" }
-            html += "</tr>\n"
-            for kind in ["enter", "exit", "dwell", "total"] {
-                for measure in ["profile", "matched", "missed", "added", "delayed", "early"] {
-                    html += "<tr><td>\(measure == "profile" ? kind : "")</td><td>\(measure == "profile" ? "events" : measure)</td>"
-                    html += "<td class=\"num\">\(measure == "profile" ? PageText.grouped(comparisons.first?[kind]?.number("baseline") ?? 0) : "")</td>"
-                    for comparison in comparisons {
-                        html += "<td class=\"num\">\(PageText.grouped(comparison[kind]?.number(measure) ?? 0))</td>"
-                    }
-                    html += "</tr>\n"
+            let measures = ["profile", "matched", "missed", "added", "delayed", "early", "p50", "p99"]
+            html += "<table class=\"grid\" id=\"comparison-table\"><tr><th></th><th class=\"num\">\(PageText.escape(baseline))</th>"
+            for name in names { html += "<th class=\"num profile-head\" colspan=\"\(measures.count)\">\(PageText.escape(name))</th>" }
+            html += "</tr>\n<tr><th>kind</th><th class=\"num\">events</th>"
+            for _ in names {
+                for measure in measures {
+                    let label = measure == "profile" ? "events" : ["p50", "p99"].contains(measure) ? "delay \(measure) s" : measure
+                    html += "<th class=\"num\">\(label)</th>"
                 }
             }
+            html += "</tr>\n"
+            for kind in ["enter", "exit", "dwell", "total"] {
+                html += "<tr><td>\(kind)</td><td class=\"num\">\(PageText.grouped(comparisons.first?[kind]?.number("baseline") ?? 0))</td>"
+                for comparison in comparisons {
+                    for measure in measures {
+                        let value = ["p50", "p99"].contains(measure)
+                            ? comparison[kind]?["delaySeconds"]?[measure]?.doubleValue.map { PageText.decimal($0, 1) } ?? "–"
+                            : PageText.grouped(comparison[kind]?.number(measure) ?? 0)
+                        html += "<td class=\"num\">\(value)</td>"
+                    }
+                }
+                html += "</tr>\n"
+            }
             html += "</table>\n<div class=\"charts\">"
-            let measures = ["missed", "added", "delayed", "early"]
+            let outcomes = ["missed", "added", "delayed", "early"]
             html += SVGBarChart(
                 id: "comparison-counts", title: "Against \(baseline): all enter, exit and dwell events", xLabel: "",
-                yLabel: "events", categories: measures,
-                groups: comparisons.enumerated().map { i, c in (names[i], PageColours.cycled(i), measures.map { c["total"]?.number($0) ?? 0 }) }
+                yLabel: "events", categories: outcomes,
+                groups: comparisons.enumerated().map { i, c in (names[i], PageColours.cycled(i), outcomes.map { c["total"]?.number($0) ?? 0 }) }
             ).svg()
             let quantiles = ["min", "p50", "p90", "p99", "max", "mean"]
             html += SVGBarChart(

@@ -6,7 +6,7 @@ extension ReportPage {
         .subtitle{color:#56606b;margin:4px 0 0}section{background:#fff;border:1px solid #dde1e6;border-radius:8px;padding:14px 16px;margin:14px 0}
         table{border-collapse:collapse}th,td{padding:3px 10px;text-align:left;vertical-align:top;font-variant-numeric:tabular-nums}
         table.summary th{color:#56606b;font-weight:600;white-space:nowrap}table.grid td,table.grid th{border-bottom:1px solid #e8ebef}
-        table.grid td.num,table.grid th.num{text-align:right}
+        table.grid td.num,table.grid th.num{text-align:right}th.profile-head{text-align:center;border-bottom:2px solid #8a949e}
         tr.pass td{background:#e8f5e9;color:#1b5e20}tr.fail td{background:#ffebee;color:#b71c1c;font-weight:600}
         .pass-text{color:#1b5e20;font-weight:600}.fail-text{color:#b71c1c;font-weight:600}
         .badge{font-size:12px;padding:2px 8px;border-radius:10px;vertical-align:middle;margin-left:6px}

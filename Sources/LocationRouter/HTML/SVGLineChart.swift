@@ -48,7 +48,7 @@ struct SVGLineChart {
                 out += "<circle cx=\"\(SVGNumber.format(xs(x[0])))\" cy=\"\(SVGNumber.format(ys(value)))\" r=\"3\" fill=\"\(line.colour)\"/>"
             }
         }
-        var legendX = left + 200
+        var legendX = width - right - series.reduce(0) { $0 + 22 + Double($1.name.count) * 6.5 }
         for line in series where series.count > 1 {
             out += "<rect x=\"\(Int(legendX))\" y=\"8\" width=\"10\" height=\"10\" fill=\"\(line.colour)\"/>"
             out += "<text x=\"\(Int(legendX) + 14)\" y=\"17\" class=\"legend\">\(PageText.escape(line.name))</text>"
@@ -118,7 +118,7 @@ struct SVGBarChart {
         out += "<text x=\"\(Int((left + width - right) / 2))\" y=\"\(Int(height) - 8)\" class=\"xlabel\">\(PageText.escape(xLabel))</text>"
         out += "<text x=\"12\" y=\"\(Int((top + height - bottom) / 2))\" class=\"ylabel\" "
         out += "transform=\"rotate(-90 12 \(Int((top + height - bottom) / 2)))\">\(PageText.escape(yLabel))</text>\n"
-        var legendX = left + 200
+        var legendX = width - right - groups.reduce(0) { $0 + 22 + Double($1.name.count) * 6.5 }
         for group in groups where groups.count > 1 {
             out += "<rect x=\"\(Int(legendX))\" y=\"8\" width=\"10\" height=\"10\" fill=\"\(group.colour)\"/>"
             out += "<text x=\"\(Int(legendX) + 14)\" y=\"17\" class=\"legend\">\(PageText.escape(group.name))</text>"

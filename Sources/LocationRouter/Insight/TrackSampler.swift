@@ -70,7 +70,12 @@ public struct TrackSampler: Sendable {
         guard !slots.isEmpty else { return }
         for event in events where Self.hash(device: event.device, seed: seed) <= threshold {
             guard let slot = slotOfDevice[event.device] else { continue }
-            if slots[slot].events.count < eventsPerTrack { slots[slot].events.append(event) }
+            // Transitions first: one `state` and one `failed` marker per device, the rest for enter, exit, dwell.
+            if slots[slot].events.count < eventsPerTrack,
+                event.kind.rawValue <= EventKind.dwell.rawValue || !slots[slot].events.contains(where: { $0.kind == event.kind })
+            {
+                slots[slot].events.append(event)
+            }
             if event.kind.rawValue <= EventKind.dwell.rawValue { slots[slot].fires[event.region, default: 0] += 1 }
         }
     }
