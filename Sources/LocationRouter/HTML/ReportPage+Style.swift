@@ -15,7 +15,7 @@ extension ReportPage {
         svg text{font:11px system-ui,sans-serif;fill:#3c4650}.chart-title{font-weight:600;font-size:12px;fill:#1d2329}
         .ytick{text-anchor:end;dominant-baseline:middle}.xtick{text-anchor:middle}.xlabel,.ylabel{text-anchor:middle;fill:#56606b}
         .grid{stroke:#eceff2}.axis{stroke:#8a949e}.series{fill:none;stroke-width:1.6}
-        .map-frame{overflow:auto}.map-ground{fill:#fbfbf8;stroke:#dde1e6}.region{fill:#ef6c00;stroke:#ef6c00;stroke-opacity:0.45;stroke-width:0.7}
+        .map-frame{overflow:auto}svg.map,svg.chart{max-width:100%;height:auto}.map-ground{fill:#fbfbf8;stroke:#dde1e6}.region{fill:#ef6c00;stroke:#ef6c00;stroke-opacity:0.45;stroke-width:0.7}
         .track{fill:none;stroke-width:1.3;stroke-opacity:0.75;stroke-linejoin:round}.marker{stroke:#fff;stroke-width:0.7}
         .scale-bar{fill:none;stroke:#1d2329;stroke-width:2}.map-label-ground{fill:#fff;fill-opacity:0.8}.map-text{font-size:12px}
         .map-north{font-size:13px;font-weight:600;text-anchor:end}

@@ -13,7 +13,7 @@ struct SVGLineChart {
     var yLabel: String
     var x: [Double]
     var series: [Series]
-    var width = 620.0
+    var width = 600.0
     var height = 230.0
 
     func svg() -> String {
@@ -81,7 +81,7 @@ struct SVGBarChart {
     var categories: [String]
     /// One group per series (e.g. a profile), each with one value per category.
     var groups: [(name: String, colour: String, values: [Double])]
-    var width = 620.0
+    var width = 600.0
     var height = 240.0
 
     func svg() -> String {
