@@ -314,8 +314,8 @@ struct RunCommand {
         try? Files.write(json, to: path, console: console)
     }
 
-    /// Whether the summary goes to standard error: when events or the report go to standard output.
-    var humanOutputOnStandardError: Bool { scenario.events == "-" || scenario.report == "-" }
+    /// Whether the summary goes to standard error: when events, the report or the page go to standard output.
+    var humanOutputOnStandardError: Bool { scenario.events == "-" || scenario.report == "-" || htmlPath == "-" }
 
     /// Prints how the run fared against its thresholds (with `--quiet`, only the failed ones, on standard error)
     /// and returns the exit status: 99 when any threshold was not met.

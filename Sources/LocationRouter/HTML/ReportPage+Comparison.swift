@@ -25,8 +25,7 @@ extension ReportPage {
                 for comparison in comparisons {
                     for measure in measures {
                         let value = ["p50", "p99"].contains(measure)
-                            ? comparison[kind]?["delaySeconds"]?[measure]?.doubleValue.map { PageText.decimal($0, 1) } ?? "–"
-                            : PageText.grouped(comparison[kind]?.number(measure) ?? 0)
+                            ? delay(comparison, kind, measure) : PageText.grouped(comparison[kind]?.number(measure) ?? 0)
                         html += "<td class=\"num\">\(value)</td>"
                     }
                 }
@@ -70,6 +69,12 @@ extension ReportPage {
         }
         html += scoreTables(report, comparisons: comparisons, names: names)
         return section("comparison", "Profiles compared", html)
+    }
+
+    /// A delay quantile of one kind in seconds, `–` when nothing matched.
+    private static func delay(_ comparison: JSONValue, _ kind: String, _ quantile: String) -> String {
+        guard let seconds = comparison[kind]?["delaySeconds"]?[quantile]?.doubleValue else { return "–" }
+        return PageText.decimal(seconds, 1)
     }
 
     /// A `score` object (recall, precision, delays…), at the top level or in each comparison, as tables of its
