@@ -29,15 +29,22 @@ import LocationRouter
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let run = await runCommand([
-            "--compare-profiles", "ios,android", "--devices", "100", "--duration", "300", "--no-report",
+            "--compare-profiles", "ios,android", "--score", "--devices", "100", "--duration", "300", "--no-report",
             "--html", directory + "/compare.html", "--quiet",
         ])
         #expect(run.status == .success, "\(run.err)")
         let page = try read(directory + "/compare.html")
-        for id in ["comparison-table", "comparison-counts", "comparison-delays", "profiles-table", "map-regions"] {
+        for id in [
+            "comparison-table", "comparison-counts", "comparison-delays", "profiles-table", "map-regions", "score-rates",
+            "score-latency", "score-table",
+        ] {
             #expect(page.contains("id=\"\(id)\""), "missing #\(id)")
         }
         #expect(page.contains(">ios<") && page.contains(">android<"))
+        // Each profile's score side by side: exact, ios, android columns of the score table.
+        let scoreTable = try #require(page.range(of: "id=\"score-table\"").map { String(page[$0.upperBound...].prefix(400)) })
+        #expect(scoreTable.contains(">exact<") && scoreTable.contains(">ios<") && scoreTable.contains(">android<"))
+        #expect(page.contains(">recall<"))
         #expect(!FileManager.default.fileExists(atPath: directory + "/report.json"))
     }
 

@@ -15,7 +15,7 @@ extension ReportPage {
             html += "</tr>\n<tr><th>kind</th><th class=\"num\">events</th>"
             for _ in names {
                 for measure in measures {
-                    let label = measure == "profile" ? "events" : ["p50", "p99"].contains(measure) ? "delay \(measure) s" : measure
+                    let label = measure == "profile" ? "events" : ["p50", "p99"].contains(measure) ? "\(measure) s" : measure
                     html += "<th class=\"num\">\(label)</th>"
                 }
             }
@@ -68,7 +68,7 @@ extension ReportPage {
             html += "</table>\n"
         }
         html += scoreTables(report, comparisons: comparisons, names: names)
-        return section("comparison", "Profiles compared", html)
+        return section("comparison", comparisons.isEmpty ? "Score" : "Profiles compared", html)
     }
 
     /// A delay quantile of one kind in seconds, `–` when nothing matched.
@@ -77,26 +77,49 @@ extension ReportPage {
         return PageText.decimal(seconds, 1)
     }
 
-    /// A `score` object (recall, precision, delays…), at the top level or in each comparison, as tables of its
-    /// numbers: whatever its keys, so a report that adds one shows it.
+    /// A `score` object (recall, precision, delays…) — each profile's in a scored comparison, else the top level's
+    /// or each comparison's — as a table of its values: whatever its keys, so a report that adds some shows them.
     private static func scoreTables(_ report: JSONValue, comparisons: [JSONValue], names: [String]) -> String {
-        var columns: [(String, [(String, String)])] = []
-        for (i, comparison) in comparisons.enumerated() {
-            if let score = comparison["score"] { columns.append((names[i], flatten(score, prefix: ""))) }
+        var scores: [(name: String, score: JSONValue)] = (report["profiles"]?.pairs ?? []).compactMap { member in
+            member.value["score"].map { (member.key, $0) }
         }
-        if let score = report["score"] {
+        if scores.isEmpty {
+            for (i, comparison) in comparisons.enumerated() {
+                if let score = comparison["score"] { scores.append((names[i], score)) }
+            }
+        }
+        if scores.isEmpty, let score = report["score"] {
             // Per profile (an object of objects) or one object.
             let members = score.pairs
             if !members.isEmpty, members.allSatisfy({ !$0.value.pairs.isEmpty }) {
-                columns += members.map { ($0.key, flatten($0.value, prefix: "")) }
+                scores = members.map { ($0.key, $0.value) }
             } else {
-                columns.append(("score", flatten(score, prefix: "")))
+                scores = [("score", score)]
             }
         }
-        guard !columns.isEmpty else { return "" }
+        guard !scores.isEmpty else { return "" }
+        let columns = scores.map { ($0.name, flatten($0.score, prefix: "")) }
         var keys: [String] = []
         for (_, rows) in columns { for (key, _) in rows where !keys.contains(key) { keys.append(key) } }
-        var html = "<h3>Score</h3><table class=\"grid\" id=\"score-table\"><tr><th>measure</th>"
+        var html = "<h3>Score against the truth</h3><div class=\"charts\">"
+        let rates = ["recall", "precision"] + ["enter", "exit", "dwell"].flatMap { ["byKind.\($0).recall", "byKind.\($0).precision"] }
+        let shownRates = rates.filter { rate in scores.contains { Self.value($0.score, path: rate) != nil } }
+        if !shownRates.isEmpty {
+            html += SVGBarChart(
+                id: "score-rates", title: "Recall and precision", xLabel: "", yLabel: "share",
+                categories: shownRates.map { $0.replacingOccurrences(of: "byKind.", with: "") },
+                groups: scores.enumerated().map { i, s in (s.name, PageColours.cycled(i), shownRates.map { Self.value(s.score, path: $0) ?? 0 }) }
+            ).svg()
+        }
+        let quantiles = ["p50", "p90", "p99", "max", "mean"].filter { q in scores.contains { $0.score["latencySeconds"]?[q] != nil } }
+        if !quantiles.isEmpty {
+            html += SVGBarChart(
+                id: "score-latency", title: "Delay against the truth (seconds)", xLabel: "", yLabel: "seconds",
+                categories: quantiles,
+                groups: scores.enumerated().map { i, s in (s.name, PageColours.cycled(i), quantiles.map { s.score["latencySeconds"]?[$0]?.doubleValue ?? 0 }) }
+            ).svg()
+        }
+        html += "</div>\n<table class=\"grid\" id=\"score-table\"><tr><th>measure</th>"
         for (name, _) in columns { html += "<th class=\"num\">\(PageText.escape(name))</th>" }
         html += "</tr>\n"
         for key in keys.prefix(200) {
@@ -105,6 +128,13 @@ extension ReportPage {
             html += "</tr>\n"
         }
         return html + "</table>\n"
+    }
+
+    /// The number at a dotted path (`byKind.enter.recall`) of a JSON object.
+    private static func value(_ object: JSONValue, path: String) -> Double? {
+        var current: JSONValue? = object
+        for part in path.split(separator: ".") { current = current?[String(part)] }
+        return current?.doubleValue
     }
 
     /// `a.b.c` → printable value, for every leaf of a JSON value.

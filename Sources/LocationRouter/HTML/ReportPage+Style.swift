@@ -3,7 +3,7 @@ extension ReportPage {
     static let stylesheet = """
         body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d2329;background:#f6f7f9;margin:0;padding:0 24px 24px}
         header{padding:16px 0 4px}h1{font-size:22px;margin:0}h2{font-size:17px;margin:0 0 8px}h3{font-size:14px;margin:14px 0 6px}
-        .subtitle{color:#56606b;margin:4px 0 0}section{background:#fff;border:1px solid #dde1e6;border-radius:8px;padding:14px 16px;margin:14px 0}
+        .subtitle{color:#56606b;margin:4px 0 0}section{background:#fff;border:1px solid #dde1e6;border-radius:8px;padding:14px 16px;margin:14px 0;overflow-x:auto}
         table{border-collapse:collapse}th,td{padding:3px 10px;text-align:left;vertical-align:top;font-variant-numeric:tabular-nums}
         table.summary th{color:#56606b;font-weight:600;white-space:nowrap}table.grid td,table.grid th{border-bottom:1px solid #e8ebef}
         table.grid td.num,table.grid th.num{text-align:right}th.profile-head{text-align:center;border-bottom:2px solid #8a949e}
