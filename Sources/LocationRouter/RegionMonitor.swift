@@ -10,6 +10,8 @@ public struct ShardSummary: Sendable {
     public var events = 0
     /// Events not delivered because the app was in the background (whenInUse).
     public var suppressedInBackground = 0
+    /// Counts over time and sampled tracks, for the report's page.
+    public var recorder: RunRecorder?
 }
 
 /// One shard of the monitoring stage: the thin owner of a ``MonitorState`` for a fixed subset of devices.
@@ -27,8 +29,15 @@ public actor RegionMonitor {
     /// refused ten thousand regions) goes out in several, each taking a credit, so memory stays bounded.
     static let maxEventsPerBatch = 1 << 16
 
-    public init(state: MonitorState, progress: PipelineProgress? = nil, shard: Int = 0, sendsFinalState: Bool = false) {
+    private var recorder: RunRecorder?
+
+    /// - Parameter recorder: where to record counts over time and sampled tracks (for the page), if anywhere.
+    public init(
+        state: MonitorState, progress: PipelineProgress? = nil, shard: Int = 0, sendsFinalState: Bool = false,
+        recorder: RunRecorder? = nil
+    ) {
         self.state = state
+        self.recorder = recorder
         self.progress = progress
         self.shard = shard
         self.sendsFinalState = sendsFinalState
@@ -63,11 +72,12 @@ public actor RegionMonitor {
             }
             if let watermark = batch.watermark { state.advance(to: Timestamp(microseconds: watermark), into: &events) }
             inputCredits.release()
+            recorder?.recordEvaluated(batch)
             if !events.isEmpty {
                 emitted += events.count
                 try await send(&events, ingress: batch.ingress, output: output, credits: outputCredits)
             }
-            progress?.add(updates: batch.count, events: emitted - emittedBefore)
+            progress?.add(updates: batch.count, events: emitted - emittedBefore, latestTime: batch.times.last)
         }
         if sendsFinalState {
             try await outputCredits.acquire()
@@ -78,7 +88,7 @@ public actor RegionMonitor {
         return ShardSummary(
             evaluated: state.evaluatedCount, outOfOrder: state.outOfOrderCount, devices: state.deviceCount,
             monitoredRegions: state.monitoredRegionCount, events: emitted,
-            suppressedInBackground: state.suppressedInBackground)
+            suppressedInBackground: state.suppressedInBackground, recorder: recorder)
     }
 
     /// The state of this shard's devices, to continue in a later run.
@@ -90,6 +100,7 @@ public actor RegionMonitor {
         _ events: inout [GeofenceEvent], ingress: UInt64, output: AsyncStream<EventBatch>.Continuation,
         credits: CreditGate
     ) async throws {
+        recorder?.recordEvents(events)
         try await credits.acquire()
         output.yield(EventBatch(events: events, ingress: ingress, shard: shard))
         events = []

@@ -71,6 +71,7 @@ extension RunReport {
         if let thresholds {
             pairs.append(("thresholds", "[" + thresholds.map(\.json).joined(separator: ",") + "]"))
         }
+        if let recording { pairs += recording.jsonPairs }
         return object(pairs) + "\n"
     }
 }

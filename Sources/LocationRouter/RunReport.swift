@@ -60,6 +60,8 @@ public struct RunReport: Sendable {
     public var score: EventScore? = nil
     /// A geofence service under test, driven with the run's samples (`--target`; set by whoever drove it).
     public var target: TargetStatistics? = nil
+    /// Time series, latency distribution and map for the page (`--html`), when the run recorded them.
+    public var recording: RunRecording? = nil
 
     public var updatesPerSecond: Double { wallSeconds > 0 ? Double(updates) / wallSeconds : 0 }
     public var eventsPerSecond: Double { wallSeconds > 0 ? Double(eventsEmitted) / wallSeconds : 0 }

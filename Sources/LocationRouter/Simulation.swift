@@ -56,6 +56,7 @@ public struct Simulation: Sendable {
         let configuration = configuration
         let shardCount = max(1, configuration.shards)
         let wiring = Wiring(configuration: configuration)
+        progress?.expect(wiring.simulatedSpan)
         let translation = StateTranslation(deviceNames: wiring.deviceNames, regionNames: wiring.regionNames)
         var restored: MonitorState.StateLookup?
         var restoredSequence: (@Sendable (Int32) -> UInt64?)?
@@ -84,7 +85,9 @@ public struct Simulation: Sendable {
                 let own = (devices - shard + shardCount - 1) / shardCount
                 state.reserveCapacity(devices: own, regions: own * min(wiring.perDevice, configuration.settings.slotLimit))
             }
-            return RegionMonitor(state: state, progress: progress, shard: shard, sendsFinalState: snapshotsDuringRun)
+            return RegionMonitor(
+                state: state, progress: progress, shard: shard, sendsFinalState: snapshotsDuringRun,
+                recorder: RunRecorder(started: started, seed: configuration.seed))
         }
         let save: @Sendable ([DeviceState], [(device: Int32, seq: UInt64)], Int64?) throws -> Void = {
             [statePath, eventsPath, profile = configuration.profile] devices, sequences, bytes in
@@ -100,7 +103,11 @@ public struct Simulation: Sendable {
             encoder: EventEncoder(
                 deviceNames: wiring.deviceNames, regionNames: wiring.regionNames, restoredSequence: restoredSequence),
             flushThreshold: configuration.eventBufferBytes, keepsEvents: keepingEvents, shardCount: shardCount, cut: cut,
-            saveSnapshot: { try save($0.devices, $0.sequences, $0.eventsBytes) }, snapshotFailed: onSnapshotFailure)
+            saveSnapshot: { try save($0.devices, $0.sequences, $0.eventsBytes) }, snapshotFailed: onSnapshotFailure,
+            recorder: RunRecorder(started: started, seed: configuration.seed, sampledDevices: 0),
+            regionFireSlots: wiring.regionFireSlots)
+        let waits = Self.sampleWaits(of: inputCredits + [eventCredits], started: started)
+        defer { waits.cancel() }
 
         var sourceSummary = SourceSummary()
         var shardSummaries: [ShardSummary] = []
@@ -164,6 +171,10 @@ public struct Simulation: Sendable {
             configuration: configuration, interrupted: stop?.isRequested ?? false)
         report.sinkFailure = dispatchSummary.sinkFailure.map { "\($0)" }
         if statePath != nil { report.snapshots = (dispatchSummary.snapshotsSaved, dispatchSummary.snapshotFailures) }
+        waits.cancel()
+        report.recording = Self.recording(
+            shards: shardSummaries, dispatch: dispatchSummary, waits: await waits.value, wiring: wiring,
+            configuration: configuration, devices: devices)
         return (report, dispatchSummary.events)
     }
 

@@ -5,7 +5,7 @@ enum CommandLineTool {
     static func run(_ arguments: [String], console: Console, workingDirectory: String) async -> ExitCode {
         var tokens = arguments
         let subcommand: String
-        if let first = tokens.first, ["run", "check", "score", "serve", "help"].contains(first) {
+        if let first = tokens.first, ["run", "check", "score", "serve", "report", "help"].contains(first) {
             subcommand = first
             tokens.removeFirst()
         } else {
@@ -18,7 +18,7 @@ enum CommandLineTool {
             }
             switch subcommand {
             case "help":
-                console.out(HelpText.page(for: tokens.first))
+                console.out(tokens.first == "report" ? HelpText.report : HelpText.page(for: tokens.first))
                 return .success
             case "score":
                 if tokens.contains(where: { $0 == "-h" || $0 == "--help" }) {
@@ -38,6 +38,12 @@ enum CommandLineTool {
                     return .success
                 }
                 return try await CheckCommand(arguments: tokens, console: console).run()
+            case "report":
+                if tokens.contains(where: { $0 == "-h" || $0 == "--help" }) {
+                    console.out(HelpText.report)
+                    return .success
+                }
+                return try await ReportCommand(arguments: tokens, console: console).run()
             default:
                 if tokens.contains(where: { $0 == "-h" || $0 == "--help" }) {
                     console.out(arguments.first == "run" ? HelpText.run : HelpText.overview + "\n" + HelpText.run)
@@ -49,7 +55,7 @@ enum CommandLineTool {
         } catch {
             console.err("Error: \(error.message)\n")
             if error.showsUsageHint {
-                console.err("Usage: location-router \(HelpText.usage(of: subcommand))\n")
+                console.err("Usage: location-router \(subcommand == "report" ? "report <report.json> --html <path>" : HelpText.usage(of: subcommand))\n")
                 console.err("  See 'location-router \(subcommand == "help" ? "" : subcommand + " ")--help' for more information.\n")
             }
             return error.code

@@ -9,12 +9,14 @@ enum HelpText {
                location-router check <file> ... [--json]
                location-router score --truth <path> --events <path> [<options>]
                location-router serve --regions <path> --listen <host:port> --webhook <url>
+               location-router report <report.json> --html <path>
 
         SUBCOMMANDS:
           run (default)           Run the simulation described by ./config.json and the options.
           check                   Validate GPX, region, sample and config files and say what they hold.
           score                   Score events (ours or any system's) against the truth of the input.
           serve                   A reference geofence service for trying 'run --target'.
+          report                  Render a saved JSON report as a self-contained HTML page.
 
         OPTIONS:
           -h, --help              Show help information (also: location-router help <subcommand>).
@@ -67,6 +69,9 @@ enum HelpText {
           --report <path|->       Write the JSON report to a file, or '-' for standard output. A regular
                                   file is replaced atomically; a device or FIFO is written in place.
           --no-report             Write no JSON report (overrides config.json's "report").
+          --html <path>           Also write the report as one self-contained HTML page: summary and
+                                  thresholds, a map of regions and sampled tracks, time series, the
+                                  latency histogram, profiles side by side (no script, nothing fetched).
           --state <path>          Save device state at the end; restore it at the start when it exists.
           --snapshot-interval <s> Also save the state every <s> wall-clock seconds.
           --drain-timeout <s>     After SIGINT/SIGTERM/SIGHUP, seconds the drain may take before a partial
@@ -121,4 +126,25 @@ enum HelpText {
         """
 
     static var version: String { LocationRouterVersion.current + "\n" }
+}
+
+extension HelpText {
+    static let report = """
+        OVERVIEW: Render a saved JSON report (--report) as one self-contained HTML page.
+
+        USAGE: location-router report <report.json> --html <path>
+
+        ARGUMENTS:
+          <report.json>           A report written by 'run --report' (with or without --compare-profiles).
+
+        OPTIONS:
+          --html <path>           Where the page goes (a regular file is replaced atomically; '-' for
+                                  standard output). Inline CSS and SVG only: no script, font or image is
+                                  fetched, so it reads offline and as an attachment.
+          -h, --help              Show help information.
+
+        EXIT STATUS:
+          0 success, 64 usage error, 65 not a report, 66 input missing or unreadable, 74 output error.
+
+        """
 }

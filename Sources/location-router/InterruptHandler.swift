@@ -24,17 +24,19 @@ final class InterruptHandler {
         sources = Self.signals.map { number, name in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            // On a terminal, erase the line (the progress bar and the echoed ^C) instead of leaving it.
+            let lineStart = console.errIsTerminal ? "\r\u{1B}[K" : "\n"
             source.setEventHandler {
                 let first = received.number.withLock { first -> Int32? in
                     defer { first = first ?? number }
                     return first
                 }
                 if let first {
-                    console.err("\nInterrupted again: writing a partial report and exiting without draining.\n")
+                    console.err(lineStart + "Interrupted again: writing a partial report and exiting without draining.\n")
                     abandon(Self.name(of: first))
                     _exit(Self.exitCode(for: first).rawValue)
                 }
-                console.err("\n\(name): draining the pipeline and writing the report (again to exit at once)…\n")
+                console.err(lineStart + "\(name): draining the pipeline and writing the report (again to exit at once)…\n")
                 stop.request()
                 DispatchQueue.global().asyncAfter(deadline: .now() + drainDeadline) {
                     guard !received.drained.load(ordering: .acquiring) else { return }

@@ -51,13 +51,19 @@ extension RunCommand {
             console.out(ProfileComparison.table(comparisons))
             if !scores.isEmpty { console.out(Self.scoreTable(scores)) }
         }
-        if let path = scenario.report {
-            let perProfile = runs.map { "\"\($0.profile.rawValue)\":" + $0.report.json.trimmingCharacters(in: .newlines) }
+        if scenario.report != nil || htmlPath != nil {
+            // Each profile's own report, without the page's data (the page draws the baseline's).
+            let perProfile = runs.map { run in
+                var report = run.report
+                report.recording = nil
+                return "\"\(run.profile.rawValue)\":" + report.json.trimmingCharacters(in: .newlines)
+            }
             var json = runs[0].report.json.trimmingCharacters(in: .whitespacesAndNewlines)
             json.removeLast()  // the closing brace of the baseline's report
             json += ",\"comparison\":" + ProfileComparison.json(comparisons).trimmingCharacters(in: .newlines)
             json += ",\"profiles\":{" + perProfile.joined(separator: ",") + "}}\n"
-            try Files.write(json, to: path, console: console)
+            if let path = scenario.report { try Files.write(json, to: path, console: console) }
+            if let htmlPath { try ReportHTML.write(reportJSON: json, to: htmlPath, console: console) }
         }
         return finish(thresholds, humanOutputOnStandardError: false)
     }

@@ -7,6 +7,8 @@ struct RunCommand {
     let console: Console
     private(set) var scenario = Scenario()
     private var noEvents = false
+    /// `--html PATH`: the report's page.
+    private(set) var htmlPath: String?
 
     init(arguments: [String], console: Console, workingDirectory: String) throws(CommandError) {
         self.console = console
@@ -21,6 +23,7 @@ struct RunCommand {
                 throw CommandError(.invalidInput, error.in(file: path).description)
             }
         }
+        htmlPath = try arguments.option("--html")
         try apply(&arguments)
         let extra = try arguments.remaining()
         guard extra.isEmpty else { throw .usage("Unexpected argument '\(extra[0])'") }
@@ -266,6 +269,7 @@ struct RunCommand {
             if humanOutputOnStandardError { console.err(table) } else { console.out(table) }
         }
         if let path = scenario.report { try Files.write(report.json, to: path, console: console) }
+        if let htmlPath { try ReportHTML.write(reportJSON: report.json, to: htmlPath, console: console) }
         if let failure = report.sinkFailure {
             throw CommandError(
                 .outputFailed, "\(failure); \(report.dropped) events were not written (the report counts them as dropped)")
@@ -280,6 +284,7 @@ struct RunCommand {
         var paths = OutputPaths()
         paths.add("--events", scenario.events)
         paths.add("--report", scenario.report)
+        paths.add("--html", htmlPath)
         paths.add("--state", scenario.statePath)
         if scenario.webhookURL != nil {
             paths.add("--dead-letter", scenario.webhook.deadLetter ?? WebhookConfiguration.defaultDeadLetterPath)
@@ -309,8 +314,8 @@ struct RunCommand {
         try? Files.write(json, to: path, console: console)
     }
 
-    /// Whether the summary goes to standard error: when events or the report go to standard output.
-    var humanOutputOnStandardError: Bool { scenario.events == "-" || scenario.report == "-" }
+    /// Whether the summary goes to standard error: when events, the report or the page go to standard output.
+    var humanOutputOnStandardError: Bool { scenario.events == "-" || scenario.report == "-" || htmlPath == "-" }
 
     /// Prints how the run fared against its thresholds (with `--quiet`, only the failed ones, on standard error)
     /// and returns the exit status: 99 when any threshold was not met.

@@ -23,6 +23,11 @@ public struct DispatchSummary: Sendable {
     /// The error that made the sink refuse events, if one did: the events from then on are counted, not written,
     /// and show as `dropped`.
     public var sinkFailure: (any Error)?
+    /// The latency distribution in coarse buckets, counts over time, and `enter` / `exit` / `dwell` events per
+    /// region index (empty when regions were not counted), for the report's page.
+    public var latencyDistribution = CoarseLatencyHistogram()
+    public var recorder: RunRecorder?
+    public var regionFires: [UInt32] = []
 
     public var total: Int { countsByKind.reduce(0, +) }
 }
@@ -49,8 +54,9 @@ public actor NotificationDispatcher {
     private let cut: SnapshotCut?
     private var buffer: [UInt8] = []
     /// The events in `buffer`, by the ingress time of their batch, not yet accepted by the sink.
-    private var pending: [(ingress: UInt64, count: Int)] = []
+    private var pending: [(ingress: UInt64, count: Int, sampleTime: Int64?)] = []
     private var summary = DispatchSummary()
+    private var recorder: RunRecorder?
     /// The shards' parts of the cut under way (or their final states), and the batches held behind it.
     private var cutStates: [Int: SnapshotCut.ShardState] = [:]
     private var held: [EventBatch] = []
@@ -58,14 +64,18 @@ public actor NotificationDispatcher {
     /// - Parameters:
     ///   - keepsEvents: whether to keep every event in the summary (memory grows with the event count).
     ///   - shardCount: how many monitors send batches (each sends one part of every snapshot cut).
+    ///   - recorder: where to record events over time (for the page); `regionFireSlots`: how many region indices
+    ///     to count `enter` / `exit` / `dwell` events for.
     ///   - saveSnapshot: writes a complete cut's snapshot; its errors are reported through `snapshotFailed`, counted,
     ///     and do not stop the run.
     public init(
         sink: (any EventSink)?, encoder: EventEncoder, flushThreshold: Int = 1 << 16, keepsEvents: Bool = false,
         shardCount: Int = 1, cut: SnapshotCut? = nil,
         saveSnapshot: (@Sendable (SnapshotCut.Snapshot) async throws -> Void)? = nil,
-        snapshotFailed: (@Sendable (any Error) -> Void)? = nil
+        snapshotFailed: (@Sendable (any Error) -> Void)? = nil, recorder: RunRecorder? = nil, regionFireSlots: Int = 0
     ) {
+        self.recorder = recorder
+        summary.regionFires = Array(repeating: 0, count: max(0, regionFireSlots))
         self.sink = sink
         self.encoder = encoder
         self.flushThreshold = flushThreshold
@@ -108,6 +118,7 @@ public actor NotificationDispatcher {
             summary.sinkFailure = summary.sinkFailure ?? error
         }
         summary.sequences = encoder.sequences
+        summary.recorder = recorder
         return summary
     }
 
@@ -153,15 +164,21 @@ public actor NotificationDispatcher {
         for event in batch.events {
             summary.countsByKind[event.kind.rawValue] += 1
             if let failure = event.failure { summary.failuresByReason[failure.rawValue] += 1 }
+            if event.kind.rawValue <= EventKind.dwell.rawValue, Int(event.region) < summary.regionFires.count,
+                event.region >= 0
+            {
+                summary.regionFires[Int(event.region)] &+= 1
+            }
             if sink != nil { encoder.encode(event, into: &buffer) }
         }
         if keepsEvents { summary.events += batch.events }
+        if !batch.events.isEmpty { recorder?.recordDispatched(batch.events, at: MonotonicClock.now()) }
         guard sink != nil else {
             summary.delivered += batch.events.count
-            record(ingress: batch.ingress, count: batch.events.count)
+            record(ingress: batch.ingress, count: batch.events.count, sampleTime: batch.events.first?.time.microseconds)
             return
         }
-        pending.append((batch.ingress, batch.events.count))
+        pending.append((batch.ingress, batch.events.count, batch.events.first?.time.microseconds))
         if buffer.count >= flushThreshold { try await flush() }
     }
 
@@ -181,15 +198,18 @@ public actor NotificationDispatcher {
             pending.removeAll(keepingCapacity: true)
             return
         }
-        for (ingress, count) in pending {
+        for (ingress, count, sampleTime) in pending {
             summary.delivered += count
-            record(ingress: ingress, count: count)
+            record(ingress: ingress, count: count, sampleTime: sampleTime)
         }
         pending.removeAll(keepingCapacity: true)
     }
 
-    private func record(ingress: UInt64, count: Int) {
+    private func record(ingress: UInt64, count: Int, sampleTime: Int64?) {
         let handedOver = MonotonicClock.now()
-        summary.latency.record(handedOver &- min(ingress, handedOver), times: UInt64(count))
+        let latency = handedOver &- min(ingress, handedOver)
+        summary.latency.record(latency, times: UInt64(count))
+        summary.latencyDistribution.record(latency, times: UInt64(count))
+        recorder?.recordLatency(latency, times: UInt64(count), at: handedOver, sampleTime: sampleTime)
     }
 }
