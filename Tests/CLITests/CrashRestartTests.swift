@@ -90,13 +90,17 @@ import Testing
         process.standardError = FileHandle.nullDevice
         try await runToExit(process) { process in
             guard let (file, bytes) = killAt else { return }
-            while process.isRunning {
-                let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
-                if size >= bytes {
-                    kill(process.processIdentifier, SIGKILL)
-                    return
+            // The killer is a thread of its own, as another program would be: busy test threads cannot delay it.
+            let pid = process.processIdentifier
+            Thread.detachNewThread {
+                while kill(pid, 0) == 0 {
+                    let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+                    if size >= bytes {
+                        kill(pid, SIGKILL)
+                        return
+                    }
+                    usleep(2_000)
                 }
-                try await Task.sleep(nanoseconds: 5_000_000)
             }
         }
         return process.terminationStatus
