@@ -59,15 +59,19 @@ public actor LocationSource {
     private let filter: LocationFilterSettings
     private let seed: UInt64
     private let stop: StopSignal?
+    private let partition: Partition
 
     /// - Parameters:
     ///   - filter: source-side filters and noise, applied to every sample before it is sent.
     ///   - seed: the seed of the noise for sample streams (the random walk and playback use their plan's).
+    ///   - partition: the devices to produce; the others are skipped (see ``Partition``).
     public init(
         kind: SourceKind, outputs: [AsyncStream<LocationBatch>.Continuation], credits: [CreditGate],
-        batchSize: Int, pace: Pace, filter: LocationFilterSettings = .init(), seed: UInt64 = 0, stop: StopSignal? = nil
+        batchSize: Int, pace: Pace, filter: LocationFilterSettings = .init(), seed: UInt64 = 0, stop: StopSignal? = nil,
+        partition: Partition = .whole
     ) {
         self.stop = stop
+        self.partition = partition
         precondition(outputs.count == credits.count && !outputs.isEmpty, "one gate per shard")
         self.kind = kind
         self.outputs = outputs
@@ -90,18 +94,22 @@ public actor LocationSource {
             // At full speed a device's steps go back to back (its regions stay in cache); paced runs keep every
             // batch at one instant so the wall clock can follow it.
             let stepsPerVisit = pace == .max ? Self.stepsPerVisitAtFullSpeed : 1
-            return try await runLanes { shard, shards in
-                RandomWalkLane(plan: plan, first: shard, stride: shards, filter: filter, stepsPerVisit: stepsPerVisit)
+            return try await runLanes { [partition] shard, shards in
+                RandomWalkLane(
+                    plan: plan, first: partition.firstDevice(ofShard: shard, shards: shards),
+                    stride: partition.deviceStride(shards: shards), filter: filter, stepsPerVisit: stepsPerVisit)
             }
         case .playback(let plan):
             let filter = filter
-            return try await runLanes { shard, shards in
-                PlaybackLane(plan: plan, first: shard, stride: shards, filter: filter)
+            return try await runLanes { [partition] shard, shards in
+                PlaybackLane(
+                    plan: plan, first: partition.firstDevice(ofShard: shard, shards: shards),
+                    stride: partition.deviceStride(shards: shards), filter: filter)
             }
         case .samples(let input):
             var reader = SampleStreamRouter(
                 input: input, shardCount: outputs.count, batchSize: batchSize, pace: pace, filter: filter, seed: seed,
-                stop: stop)
+                stop: stop, partition: partition)
             return try await reader.run(send: send)
         }
     }

@@ -75,14 +75,18 @@ public struct Simulation: Sendable {
         let source = LocationSource(
             kind: wiring.source, outputs: inputs.map(\.continuation), credits: inputCredits,
             batchSize: configuration.batchSize, pace: configuration.pace, filter: configuration.filters,
-            seed: configuration.seed, stop: stop)
+            seed: configuration.seed, stop: stop, partition: configuration.partition)
+        // Generated devices keep their indices in a partition; a stream's devices are numbered as they come.
+        let partition = wiring.knownDevices == nil ? Partition.whole : configuration.partition
+        let deviceStride = partition.deviceStride(shards: shardCount)
         let monitors = (0..<shardCount).map { shard in
             var state = MonitorState(
-                settings: configuration.settings, stride: shardCount, seed: configuration.seed, regions: wiring.lookup,
+                settings: configuration.settings, stride: deviceStride, seed: configuration.seed, regions: wiring.lookup,
                 restored: restored)
             if let devices = wiring.knownDevices {
                 // Generated devices are known in advance: allocate each table once, at its final size.
-                let own = (devices - shard + shardCount - 1) / shardCount
+                let first = partition.firstDevice(ofShard: shard, shards: shardCount)
+                let own = devices > first ? (devices - first + deviceStride - 1) / deviceStride : 0
                 state.reserveCapacity(devices: own, regions: own * min(wiring.perDevice, configuration.settings.slotLimit))
             }
             return RegionMonitor(

@@ -28,6 +28,8 @@ public struct SimulationConfiguration: Sendable {
     public var filters: LocationFilterSettings
     /// Encoded events the dispatcher buffers before it writes them to the sink.
     public var eventBufferBytes = 1 << 16
+    /// The slice of the devices this process simulates (see ``Partition``); the whole run by default.
+    public var partition = Partition.whole
 
     public init(
         source: Source, regions: [Region]? = nil, settings: MonitorSettings = .exact, profile: String = "exact",

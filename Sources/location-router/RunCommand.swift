@@ -164,6 +164,12 @@ struct RunCommand {
         }
         if arguments.flag("--quiet", "-q") { scenario.quiet = true }
         try scenario.applyTruthOptions(&arguments)
+        if let text = try arguments.option("--partition") {
+            guard let partition = Partition(parsing: text) else {
+                throw .usage("The value '\(text)' is invalid for '--partition <I/N>' (\(Scenario.partitionRule))")
+            }
+            scenario.partition = partition
+        }
     }
 
     /// `always=0.8,whenInUse=0.15,denied=0.05` (absent `always` is the rest).
@@ -387,11 +393,13 @@ struct RunCommand {
             input.onRejection = { reported.print($0) }
             source = .samples(input)
         }
-        return SimulationConfiguration(
+        var configuration = SimulationConfiguration(
             source: source, regions: regions, settings: scenario.settings, profile: scenario.profile,
             seed: scenario.seed, shards: scenario.shards ?? SimulationConfiguration.defaultShardCount,
             batchSize: scenario.batchSize, creditsPerShard: scenario.credits, pace: scenario.pace,
             filters: scenario.filters)
+        configuration.partition = scenario.partition
+        return configuration
     }
 
     /// Refuses, before anything is allocated, a run whose devices do not fit in the memory available (exit 64).

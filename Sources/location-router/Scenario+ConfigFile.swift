@@ -95,6 +95,10 @@ extension Scenario {
                 }
             }
         }
+        if let text = try root.string("partition") {
+            guard let partition = Partition(parsing: text) else { throw root.error(Self.partitionRule, key: "partition") }
+            self.partition = partition
+        }
         try root.finish()
     }
 

@@ -54,6 +54,8 @@ struct Scenario: Equatable {
     var thresholds: [Threshold] = []
     /// `--ground-truth`, `--score` and the options that drive a service under test.
     var truth = TruthOptions()
+    /// `--partition I/N`: the slice of the devices this process simulates.
+    var partition = Partition.whole
 
     /// The tunable parts of webhook delivery (see ``WebhookConfiguration``).
     struct WebhookSettings: Equatable {
@@ -99,6 +101,8 @@ struct Scenario: Equatable {
             return nil
         }
     }
+
+    static let partitionRule = "must be I/N with 0 ≤ I < N ≤ \(Partition.maximumCount), e.g. 0/4"
 
     static let sourceKinds = "random-walk, stdin, stdin:ndjson, stdin:csv, gpx:PATH[,PATH…], route:LAT,LON;LAT,LON[;…]"
 

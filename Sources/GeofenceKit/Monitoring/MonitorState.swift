@@ -446,22 +446,33 @@ public struct MonitorState: Sendable {
     }
 
     /// Fires the timers of one device that fell due up to `time`, in due order (before its sample at `time`).
+    ///
+    /// One at a time, looking again after each: a confirmed entry starts a dwell timer that may itself fall due
+    /// before the sample, exactly as ``advance(to:into:)`` would fire it — so the events do not depend on whether
+    /// a watermark or the device's next sample moved the clock.
     private mutating func fireDueTimers(
         device: Int32, row: Int, slots: Range<Int>, upTo time: Int64, into events: inout [GeofenceEvent]
     ) {
-        var due: [TimerQueue.Timer] = []
-        for slot in slots {
-            let confirmation = self.confirmation(slot)
-            if pendingSince[slot] != Self.none && pendingSince[slot] + confirmation <= time {
-                due.append(.init(due: pendingSince[slot] + confirmation, device: device, slot: Int32(slot), kind: .confirmation))
+        while true {
+            var next: TimerQueue.Timer?
+            func consider(_ timer: TimerQueue.Timer) {
+                guard let current = next else { return next = timer }
+                if (timer.due, timer.slot, timer.kind.rawValue) < (current.due, current.slot, current.kind.rawValue) {
+                    next = timer
+                }
             }
-            if dwellDue[slot] != Self.none && dwellDue[slot] <= time {
-                due.append(.init(due: dwellDue[slot], device: device, slot: Int32(slot), kind: .dwell))
+            for slot in slots {
+                let confirmation = self.confirmation(slot)
+                if pendingSince[slot] != Self.none && pendingSince[slot] + confirmation <= time {
+                    consider(.init(due: pendingSince[slot] + confirmation, device: device, slot: Int32(slot), kind: .confirmation))
+                }
+                if dwellDue[slot] != Self.none && dwellDue[slot] <= time {
+                    consider(.init(due: dwellDue[slot], device: device, slot: Int32(slot), kind: .dwell))
+                }
             }
+            guard let timer = next else { return }
+            fire(timer, into: &events)
         }
-        guard !due.isEmpty else { return }
-        due.sort { ($0.due, $0.slot, $0.kind.rawValue) < ($1.due, $1.slot, $1.kind.rawValue) }
-        for timer in due { fire(timer, into: &events) }
     }
 
     /// Fires a timer if it still stands (the queue keeps stale entries; the slot's state is the truth).
@@ -475,8 +486,9 @@ public struct MonitorState: Sendable {
                 slot: slot, device: timer.device, at: timer.due, latitude: lastLatitude[row],
                 longitude: lastLongitude[row], into: &events)
         case .dwell:
-            guard dwellDue[slot] == timer.due, flags[slot] & Self.inside != 0 else { return }
+            guard dwellDue[slot] == timer.due else { return }
             dwellDue[slot] = Self.none
+            guard flags[slot] & Self.inside != 0 else { return }
             emit(
                 .dwell, device: timer.device, slot: slot, time: Timestamp(microseconds: timer.due),
                 latitude: lastLatitude[row], longitude: lastLongitude[row], into: &events)

@@ -15,6 +15,8 @@ public struct PlaybackLane: Sendable {
     private var filter: LocationFilter?
     /// The latest sample time handed out, for the final watermark.
     private var latest: Int64 = .min
+    /// The last sample time of the whole run: the final watermark.
+    private let endTime: Int64
     /// Samples the source filters suppressed so far.
     public private(set) var filteredCount = 0
 
@@ -28,6 +30,7 @@ public struct PlaybackLane: Sendable {
         roundLength = max(1, Int64(plan.configuration.interval * 1e6))
         let earliest = firstSamples.compactMap { $0?.time.microseconds }.min() ?? 0
         roundEnd = earliest + roundLength
+        endTime = plan.endTime
         self.filter = filter.isActive ? LocationFilter(settings: filter, seed: plan.seed, stride: stride) : nil
     }
 
@@ -59,8 +62,9 @@ public struct PlaybackLane: Sendable {
             cursor += 1
             if cursor == active.count { endRound() }
         }
-        // Every pending sample is at or after the current round's start; at the end, time stops at the last one.
-        batch.watermark = active.isEmpty ? latest : roundEnd - roundLength
+        // Every pending sample is at or after the current round's start; at the end, time stops at the run's last
+        // sample, whichever lane played it.
+        batch.watermark = active.isEmpty ? max(latest, endTime) : roundEnd - roundLength
         return !active.isEmpty || batch.count > 0
     }
 

@@ -10,12 +10,21 @@ public struct PlaybackPlan: Sendable {
     public let configuration: PlaybackConfiguration
     public let seed: UInt64
     public let timelines: [TraceTimeline]
+    /// The time of the last sample of any device (µs): where the clock stops at the end, for every lane and
+    /// every partition alike, so timers due after a device's last sample fire the same way in all of them.
+    public private(set) var endTime: Int64 = .min
     private static let purpose: UInt64 = 5
 
     public init(traces: [Trace], configuration: PlaybackConfiguration, seed: UInt64) {
         self.configuration = configuration
         self.seed = seed
         timelines = traces.map { TraceTimeline(trace: $0, speed: configuration.speed, interval: configuration.interval) }
+        guard !timelines.isEmpty else { return }
+        for device in 0..<configuration.devices {
+            let device = Int32(device)
+            let duration = Int64((timeline(ofDevice: device).duration * 1e6).rounded())
+            endTime = max(endTime, placement(ofDevice: device).start.microseconds + duration)
+        }
     }
 
     /// When device `d` starts and how far it is displaced (metres north, east).

@@ -22,6 +22,9 @@ struct SampleStreamRouter {
     private var csvHeader: CSVSampleHeader?
     private var deviceIndex: [ExactName: Int32] = [:]
     private var lastTime: [Int64] = []
+    /// Whether each device belongs to this process's partition (all do in a whole run).
+    private var owned: [Bool] = []
+    private let partition: Partition
     private var batches: [LocationBatch]
     private var summary = SourceSummary()
     private var lineNumber = 0
@@ -34,9 +37,10 @@ struct SampleStreamRouter {
 
     init(
         input: SampleInput, shardCount: Int, batchSize: Int, pace: Pace, filter: LocationFilterSettings = .init(),
-        seed: UInt64 = 0, stop: StopSignal? = nil
+        seed: UInt64 = 0, stop: StopSignal? = nil, partition: Partition = .whole
     ) {
         self.stop = stop
+        self.partition = partition
         self.filter = filter.isActive ? LocationFilter(settings: filter, seed: seed, stride: 1) : nil
         self.input = input
         self.shardCount = shardCount
@@ -98,7 +102,9 @@ struct SampleStreamRouter {
                         ).in(file: input.name))
                 }
                 summary.read += 1
-                try reject(.lineTooLong, InputError("line is longer than \(input.maxLineLength) bytes", line: number))
+                try reject(
+                    .lineTooLong, InputError("line is longer than \(input.maxLineLength) bytes", line: number),
+                    owned: partition.index == 0)
             }
         }
     }
@@ -129,7 +135,8 @@ struct SampleStreamRouter {
                 sample = try SampleDecoder.decodeCSV(line: line, header: header, lineNumber: lineNumber)
             }
         } catch let error as SampleDecodingError {
-            try reject(error.reason, error.error)
+            // A line without a readable device belongs to no partition: the first one counts it.
+            try reject(error.reason, error.error, owned: partition.index == 0)
             return nil
         }
         return sample
@@ -148,24 +155,33 @@ struct SampleStreamRouter {
                     InputError(
                         "device \"\(sample.device)\" is past the limit of \(input.maxDevices) distinct devices that "
                             + "this machine's memory can hold (see MemoryBudget in the README)",
-                        line: lineNumber, field: "device"))
+                        line: lineNumber, field: "device"), owned: partition.owns(deviceID: sample.device))
                 return nil
             }
+            // Every device is numbered, owned or not, so that a device's index (and its seeded draws) is the same
+            // in every partition that reads the same stream as in the whole run.
             device = input.registry.append(sample.device)
             deviceIndex[name] = device
             lastTime.append(.min)
+            owned.append(partition.owns(deviceID: sample.device))
         }
         let time = sample.time.microseconds
+        let isOwned = owned[Int(device)]
         guard time >= lastTime[Int(device)] else {
             try reject(
                 .outOfOrder,
                 InputError(
                     "\(sample.time.iso8601) is older than the previous sample of device \"\(sample.device)\" (\(Timestamp(microseconds: lastTime[Int(device)]).iso8601))",
-                    line: lineNumber, field: "time"))
+                    line: lineNumber, field: "time"), owned: isOwned)
             return nil
         }
         lastTime[Int(device)] = time
+        // Samples of other partitions still move the clock, as they would in the whole run.
         latest = max(latest, time)
+        guard isOwned else {
+            summary.read -= 1
+            return nil
+        }
         let shard = Int(device) % shardCount
         guard batches[shard].append(
             device: device, latitude: sample.coordinate.latitude, longitude: sample.coordinate.longitude,
@@ -177,10 +193,15 @@ struct SampleStreamRouter {
         return shard
     }
 
-    /// Counts a rejected line and reports it; under `failOnBadInput` it ends the run.
-    private mutating func reject(_ reason: SampleRejection, _ error: InputError) throws {
+    /// Counts a rejected line and reports it; under `failOnBadInput` it ends the run. A line another partition
+    /// owns ends the run too, but only its owner counts and reports it.
+    private mutating func reject(_ reason: SampleRejection, _ error: InputError, owned: Bool = true) throws {
         let error = error.in(file: input.name)
         if input.failOnBadInput { throw BadInputError(reason: reason, error: error) }
+        guard owned else {
+            summary.read -= 1
+            return
+        }
         summary.rejected[reason, default: 0] += 1
         if summary.inputErrors.count < Self.maxKeptErrors { summary.inputErrors.append(error) }
         input.onRejection?(error)
