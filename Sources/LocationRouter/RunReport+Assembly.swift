@@ -1,3 +1,4 @@
+import Foundation
 import GeofenceKit
 
 extension RunReport {
@@ -41,5 +42,13 @@ extension RunReport {
             version: LocationRouterVersion.current,
             webhook: nil,
             interrupted: interrupted)
+        origin.partition = configuration.partition
+        origin.wallEnd = Date().timeIntervalSince1970
+        origin.wallStart = origin.wallEnd - wallSeconds
+        if source.lastTime >= source.firstTime {
+            origin.firstSampleTime = source.firstTime
+            origin.lastSampleTime = source.lastTime
+        }
+        origin.regionsShared = configuration.regions != nil
     }
 }

@@ -49,6 +49,7 @@ extension RunReport {
                 ("deadLettered", String(webhook?.deadLettered ?? 0)), ("balanced", isBalanced ? "true" : "false"),
             ])),
         ]
+        pairs += originPairs
         if let webhook {
             let deliveries: [(String, String)] = [
                 ("delivered", String(webhook.delivered)),
@@ -58,6 +59,7 @@ extension RunReport {
                 ("failedRequests", String(webhook.failedRequests)),
                 ("lost", String(webhook.lost)),
                 ("latencyMs", object(Self.milliseconds(webhook.latency).map { ($0.name, number($0.value)) })),
+                ("latencyHistogram", webhook.latency.json),
             ]
             pairs.append(("webhook", object(deliveries)))
         }

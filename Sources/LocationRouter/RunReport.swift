@@ -62,6 +62,8 @@ public struct RunReport: Sendable {
     public var target: TargetStatistics? = nil
     /// Time series, latency distribution and map for the page (`--html`), when the run recorded them.
     public var recording: RunRecording? = nil
+    /// Partition, configuration and time windows, for merging the reports of a partitioned run.
+    public var origin = ReportOrigin()
 
     public var updatesPerSecond: Double { wallSeconds > 0 ? Double(updates) / wallSeconds : 0 }
     public var eventsPerSecond: Double { wallSeconds > 0 ? Double(eventsEmitted) / wallSeconds : 0 }

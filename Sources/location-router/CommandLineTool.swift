@@ -5,7 +5,7 @@ enum CommandLineTool {
     static func run(_ arguments: [String], console: Console, workingDirectory: String) async -> ExitCode {
         var tokens = arguments
         let subcommand: String
-        if let first = tokens.first, ["run", "check", "score", "serve", "report", "help"].contains(first) {
+        if let first = tokens.first, ["run", "check", "score", "serve", "report", "merge", "help"].contains(first) {
             subcommand = first
             tokens.removeFirst()
         } else {
@@ -44,6 +44,12 @@ enum CommandLineTool {
                     return .success
                 }
                 return try await ReportCommand(arguments: tokens, console: console).run()
+            case "merge":
+                if tokens.contains(where: { $0 == "-h" || $0 == "--help" }) {
+                    console.out(HelpText.merge)
+                    return .success
+                }
+                return try await MergeCommand(arguments: tokens, console: console).run()
             default:
                 if tokens.contains(where: { $0 == "-h" || $0 == "--help" }) {
                     console.out(arguments.first == "run" ? HelpText.run : HelpText.overview + "\n" + HelpText.run)

@@ -55,6 +55,7 @@ extension HelpText {
         case "run": run
         case "score": score
         case "serve": serve
+        case "merge": merge
         default: overview
         }
     }
@@ -65,6 +66,7 @@ extension HelpText {
         case "check": "check <file> ... [--json]"
         case "score": "score --truth <path> --events <path> [<options>]"
         case "serve": "serve --regions <path> --listen <host:port> --webhook <url> [<options>]"
+        case "merge": "merge <report> ... [<options>]"
         default: "run [<options>]"
         }
     }

@@ -10,6 +10,7 @@ enum HelpText {
                location-router score --truth <path> --events <path> [<options>]
                location-router serve --regions <path> --listen <host:port> --webhook <url>
                location-router report <report.json> --html <path>
+               location-router merge <report> ... [<options>]
 
         SUBCOMMANDS:
           run (default)           Run the simulation described by ./config.json and the options.
@@ -17,6 +18,7 @@ enum HelpText {
           score                   Score events (ours or any system's) against the truth of the input.
           serve                   A reference geofence service for trying 'run --target'.
           report                  Render a saved JSON report as a self-contained HTML page.
+          merge                   Combine the JSON reports of a partitioned run (--partition) into one.
 
         OPTIONS:
           -h, --help              Show help information (also: location-router help <subcommand>).
@@ -95,6 +97,10 @@ enum HelpText {
           --target-batch <n>      Samples per request (default 500; also sent every 100 ms).
           --listen-grace <s>      Seconds to wait for late events after the input ends (default 10).
           --quiet                 Print neither progress nor the summary (failed thresholds still are).
+          --partition <I/N>       Simulate only partition I of N (0 ≤ I < N ≤ 65536), for running one test
+                                  as N processes: generated device d is partition d mod N's; a stream's
+                                  device is partition FNV-1a-64(UTF-8 id) mod N's. Same config and seed
+                                  everywhere; combine the reports with 'location-router merge'.
           -h, --help              Show help information.
 
         EXIT STATUS:
@@ -122,6 +128,34 @@ enum HelpText {
 
         EXIT STATUS:
           0 every file is valid, 64 usage error, 65 a file is invalid, 66 a file is missing or unreadable.
+
+        """
+
+    static let merge = """
+        OVERVIEW: Combine the JSON reports of the partitions of one run (run --partition I/N) into the
+        report of the whole run: counts add up, latency percentiles come from the merged histogram
+        buckets, throughput is total updates over the union of the partitions' wall-clock windows.
+
+        USAGE: location-router merge <report> ... [<options>]
+
+        ARGUMENTS:
+          <report>                A JSON report written by 'run --report' (one per partition).
+
+        OPTIONS:
+          --report <path|->       Write the merged JSON report to a file, or '-' for standard output
+                                  (default: merged-report.json).
+          --no-report             Write no merged report.
+          --threshold <expr>      Pass/fail condition on the merged report (repeatable), as for 'run'.
+          --allow-missing         Merge even when some partitions' reports are absent (they are listed).
+          --quiet                 Print no summary (failed thresholds still are).
+          -h, --help              Show help information.
+
+        Reports of different configurations, seeds, profiles, versions or partition counts are refused,
+        as is a partition given twice; missing partitions are named.
+
+        EXIT STATUS:
+          0 success, 64 usage error, 65 a report is invalid or the reports do not belong together,
+          66 a report is missing or unreadable, 74 output error, 99 a threshold was not met.
 
         """
 

@@ -258,6 +258,7 @@ struct RunCommand {
             if let scoring, let truth {
                 report.score = await scoring.score(against: truth.events, tolerance: scenario.truth.tolerance)
             }
+            report.origin.configuration = scenario.fingerprint
             await progressLine?.stop()
         } catch {
             interrupts?.drainFinished()

@@ -49,6 +49,35 @@ public struct LatencyHistogram: Sendable, Equatable {
         minimum = min(minimum, other.minimum)
     }
 
+    /// The non-empty buckets in increasing order: each holds the values `lower ..< lower + width`.
+    public var buckets: [(lower: UInt64, width: UInt64, count: UInt64)] {
+        counts.indices.compactMap { i in
+            guard counts[i] > 0 else { return nil }
+            let (lower, width) = Self.range(of: i)
+            return (lower, width, counts[i])
+        }
+    }
+
+    /// A histogram from ``buckets`` and the recorded extremes (as a report carries them); `nil` when a bucket is
+    /// not one of this layout's or the extremes do not fit the buckets.
+    public init?(buckets: [(lower: UInt64, width: UInt64, count: UInt64)], minimum: UInt64, maximum: UInt64) {
+        self.init()
+        for bucket in buckets where bucket.count > 0 {
+            let index = Self.index(of: bucket.lower)
+            guard Self.range(of: index) == (bucket.lower, bucket.width) else { return nil }
+            counts[index] &+= bucket.count
+            count &+= bucket.count
+        }
+        guard count > 0 else { return }
+        let lowest = Self.range(of: counts.firstIndex { $0 > 0 }!)
+        let highest = Self.range(of: counts.lastIndex { $0 > 0 }!)
+        guard minimum <= maximum, (lowest.lower..<lowest.lower + lowest.width).contains(minimum),
+            (highest.lower..<highest.lower + highest.width).contains(maximum)
+        else { return nil }
+        self.minimum = minimum
+        self.maximum = maximum
+    }
+
     /// The value at or below which `fraction` (0…1) of the recorded values lie: the midpoint of its bucket,
     /// clamped to the recorded extremes; 0 when nothing was recorded.
     public func quantile(_ fraction: Double) -> UInt64 {
