@@ -1,0 +1,106 @@
+import Foundation
+import GeofenceKit
+import Testing
+@testable import LocationRouter
+
+@Suite struct ReportMergeTests {
+    @Test func histogramBucketsRoundTripAndMergedPercentilesEqualOneHistogramOfAll() throws {
+        var rng = SplitMix64(seed: 11)
+        var parts = Array(repeating: LatencyHistogram(), count: 4)
+        var all = LatencyHistogram()
+        for i in 0..<20_000 {
+            let value = UInt64(1_000 + Double(rng.next() % 1_000_000) * (1 + rng.unit() * Double(i % 7)))
+            parts[i % 4].record(value)
+            all.record(value)
+        }
+        let rebuilt = try parts.map { part in
+            try #require(LatencyHistogram(buckets: part.buckets, minimum: part.minimum, maximum: part.maximum))
+        }
+        #expect(rebuilt == parts)
+        let merged = rebuilt.reduce(into: LatencyHistogram()) { $0.merge($1) }
+        #expect(merged == all)
+        for q in [0.5, 0.9, 0.99, 0.999, 1] { #expect(merged.quantile(q) == all.quantile(q)) }
+        // A bucket that is not one of the layout's, or extremes outside the buckets, are refused.
+        #expect(LatencyHistogram(buckets: [(1_000, 3, 1)], minimum: 1_000, maximum: 1_000) == nil)
+        #expect(LatencyHistogram(buckets: [(1_000, 4, 1)], minimum: 999, maximum: 1_000) == nil)
+        #expect(LatencyHistogram(buckets: [(1_000, 4, 2)], minimum: 1_001, maximum: 1_003)?.count == 2)
+    }
+
+    @Test func wallTimeIsTheUnionOfTheWindows() {
+        #expect(ReportMerge.unionLength([(0, 10), (5, 12), (20, 21)]) == 13)
+        #expect(ReportMerge.unionLength([(3, 4)]) == 1)
+        #expect(ReportMerge.unionLength([(0, 10), (2, 3)]) == 10)
+        #expect(ReportMerge.unionLength([]) == 0)
+    }
+
+    /// The reports of `count` partitions of a random walk, written as JSON and read back, and the whole run's.
+    static func partitionReports(count: Int, seed: UInt64 = 5) async throws -> (whole: RunReport, parts: [RunReport]) {
+        let walk = RandomWalkConfiguration(devices: 40, areaRadius: 2_000, duration: 60)
+        var configuration = SimulationConfiguration(
+            source: .randomWalk(walk), settings: PartitionTests.richSettings, seed: seed, shards: 2)
+        let whole = try await Simulation(configuration: configuration, sink: nil).run()
+        var parts: [RunReport] = []
+        for index in 0..<count {
+            configuration.partition = try #require(Partition(index: index, count: count))
+            var report = try await Simulation(configuration: configuration, sink: nil).run()
+            report.origin.configuration = "c0ffee"
+            parts.append(try RunReport(json: Array(report.json.utf8)))
+        }
+        return (whole, parts)
+    }
+
+    @Test func mergedCountsEqualTheWholeRunsAndTheReportReadsBack() async throws {
+        let (whole, parts) = try await Self.partitionReports(count: 3)
+        let merged = try ReportMerge.merge(parts.enumerated().map { ("r\($0.offset).json", $0.element) })
+        #expect(merged.devices == whole.devices && merged.devices == 40)
+        #expect(merged.updates == whole.updates && merged.samplesRead == whole.samplesRead)
+        #expect(merged.events == whole.events && merged.eventsEmitted == whole.eventsEmitted)
+        #expect(merged.failures == whole.failures && merged.suppressed == whole.suppressed)
+        #expect(merged.regions == whole.regions && merged.monitoredRegions == whole.monitoredRegions)
+        #expect(merged.simulatedSeconds == whole.simulatedSeconds)
+        #expect(merged.latency.count == UInt64(whole.eventsEmitted))
+        #expect(merged.isBalanced)
+        let expected = parts.reduce(into: LatencyHistogram()) { $0.merge($1.latency) }
+        #expect(merged.latency == expected)
+        #expect(merged.origin.merged == .init(reports: 3, partitions: [0, 1, 2], partitionCount: 3, missing: []))
+        let start = parts.map(\.origin.wallStart).min()!
+        let end = parts.map(\.origin.wallEnd).max()!
+        #expect(merged.wallSeconds <= end - start + 1e-9 && merged.wallSeconds > 0)
+        #expect(abs(merged.updatesPerSecond - Double(merged.updates) / merged.wallSeconds) < 1e-6)
+        // The merged report is a run report plus `merged`, and reads back.
+        let json = merged.json
+        #expect(json.contains(#""merged":{"reports":3,"partitionCount":3,"partitions":[0,1,2],"missing":[]}"#))
+        let again = try RunReport(json: Array(json.utf8))
+        #expect(again.updates == merged.updates && again.latency == merged.latency)
+    }
+
+    @Test func reportsThatAreNotPartitionsOfOneRunAreRefused() async throws {
+        let (_, parts) = try await Self.partitionReports(count: 3)
+        let named = parts.enumerated().map { ("r\($0.offset).json", $0.element) }
+        func refusal(_ reports: [(String, RunReport)], allowingMissing: Bool = false) -> String? {
+            do {
+                _ = try ReportMerge.merge(reports.map { (name: $0.0, report: $0.1) }, allowingMissing: allowingMissing)
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        #expect(refusal([named[0], named[2]])?.contains("1 of 3 partitions missing: 1") == true)
+        #expect(refusal([named[0], named[1], named[1]])?.contains("partition 1/3 appears twice") == true)
+        var otherSeed = named[2]
+        otherSeed.1.seed = 6
+        #expect(refusal([named[0], named[1], otherSeed])?.contains("different seeds") == true)
+        var otherConfiguration = named[2]
+        otherConfiguration.1.origin.configuration = "beef"
+        #expect(refusal([named[0], named[1], otherConfiguration])?.contains("different configurations") == true)
+        #expect(refusal([]) == "no report to merge")
+        let partial = try ReportMerge.merge([named[0], named[2]].map { (name: $0.0, report: $0.1) }, allowingMissing: true)
+        #expect(partial.origin.merged?.missing == [1])
+        #expect(partial.updates == parts[0].updates + parts[2].updates)
+    }
+
+    @Test func aReportWithoutHistogramBucketsCannotBeRead() throws {
+        let old = #"{"devices":1,"regions":1}"#
+        #expect(throws: InputError.self) { try RunReport(json: Array(old.utf8)) }
+    }
+}
