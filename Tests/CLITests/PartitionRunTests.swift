@@ -1,0 +1,59 @@
+import Foundation
+import LocationRouter
+import Testing
+@testable import location_router
+
+/// `--partition` through the command line: separate processes, each given the same input.
+@Suite struct PartitionRunTests {
+    static let regions = fixture("taipei-regions.geojson")
+
+    /// A stream of 30 devices around Taipei Main Station, with a bad line.
+    static var stream: String {
+        var lines: [String] = []
+        for step in 0..<600 {
+            let device = (step * 7) % 30
+            let latitude = 25.0478 + Double((step * 13) % 21 - 10) * 0.0006
+            lines.append(#"{"device":"bus-\#(device)","lat":\#(latitude),"lon":121.517,"time":\#(1_795_248_000 + step)}"#)
+            if step == 100 { lines.append("{broken") }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test func streamPartitionsAsProcessesUniteIntoTheWholeRun() throws {
+        let common = ["--source", "stdin", "--regions", Self.regions, "--events", "-", "--no-report", "--quiet",
+            "--authorization", "always=0.6,whenInUse=0.3,denied=0.1", "--accuracy", "20"]
+        let whole = try runExecutable(common, stdin: Self.stream)
+        #expect(whole.status == 0, "\(whole.err)")
+        var union: [Substring] = []
+        for index in 0..<3 {
+            let part = try runExecutable(common + ["--partition", "\(index)/3"], stdin: Self.stream)
+            #expect(part.status == 0)
+            union += part.out.split(separator: "\n")
+            // Only the first partition reports the line no partition owns.
+            #expect(part.err.contains("stdin:102:") == (index == 0), "\(part.err)")
+        }
+        let expected = whole.out.split(separator: "\n")
+        #expect(expected.count > 10)
+        #expect(union.sorted() == expected.sorted())
+    }
+
+    @Test func thePartitionKeyOfTheConfigIsCheckedLikeTheOption() async throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let good = folder + "/good.json"
+        try Data(#"{"partition": "1/3"}"#.utf8).write(to: URL(fileURLWithPath: good))
+        let command = try RunCommand(arguments: ["--config", good], console: CapturedOutput().console, workingDirectory: folder)
+        #expect(command.scenario.partition == Partition(index: 1, count: 3))
+        let overridden = try RunCommand(
+            arguments: ["--config", good, "--partition", "2/5"], console: CapturedOutput().console, workingDirectory: folder)
+        #expect(overridden.scenario.partition == Partition(index: 2, count: 5))
+        let bad = folder + "/bad.json"
+        try Data(#"{"partition": "3/3"}"#.utf8).write(to: URL(fileURLWithPath: bad))
+        let run = await runCommand(["--config", bad, "--no-report", "--no-events"])
+        #expect(run.status == .invalidInput)
+        #expect(run.err.contains("partition: must be I/N"))
+        let usage = await runCommand(["--partition", "1/0", "--no-report", "--no-events"])
+        #expect(usage.status == .usage)
+        #expect(usage.err.contains("'--partition <I/N>'"))
+    }
+}
