@@ -78,6 +78,10 @@ public enum ReportMerge {
         merged.batchCapacity = sum { $0.batchCapacity }
         merged.interrupted = sorted.contains(where: \.interrupted)
         merged.webhook = mergedWebhook(sorted.compactMap(\.webhook))
+        merged.sinkFailure = sorted.lazy.compactMap(\.sinkFailure).first
+        merged.stoppedBy = sorted.lazy.compactMap(\.stoppedBy).first
+        let snapshots = sorted.compactMap(\.snapshots)
+        merged.snapshots = snapshots.isEmpty ? nil : (snapshots.reduce(0) { $0 + $1.saved }, snapshots.reduce(0) { $0 + $1.failed })
         merged.wallSeconds = unionLength(sorted.map { ($0.origin.wallStart, $0.origin.wallEnd) })
         let firsts = sorted.compactMap(\.origin.firstSampleTime)
         let lasts = sorted.compactMap(\.origin.lastSampleTime)

@@ -53,6 +53,12 @@ extension RunReport {
             webhook.latency = try reader.object("latencyHistogram").histogram()
             self.webhook = webhook
         }
+        sinkFailure = try root.optionalString("sinkFailure")
+        stoppedBy = try root.optionalString("stoppedBy")
+        if root.optional("snapshots") != nil {
+            let reader = try root.object("snapshots")
+            snapshots = (try reader.integer("saved"), try reader.integer("failed"))
+        }
         origin = try ReportOrigin(root)
     }
 }

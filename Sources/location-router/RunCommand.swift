@@ -369,17 +369,17 @@ struct RunCommand {
         let monitored = min(slots, regions.map(\.count) ?? scenario.walk.regions.perDevice)
         switch scenario.source {
         case .randomWalk:
-            try Self.checkMemory(devices: scenario.walk.devices, regions: monitored)
+            try Self.checkMemory(devices: scenario.partition.deviceCount(of: scenario.walk.devices), regions: monitored)
             source = .randomWalk(scenario.walk)
         case .route(let text):
-            try Self.checkMemory(devices: scenario.playback.devices, regions: monitored)
+            try Self.checkMemory(devices: scenario.partition.deviceCount(of: scenario.playback.devices), regions: monitored)
             do {
                 source = .playback([try Trace.route(text)], scenario.playback)
             } catch {
                 throw .usage("The value 'route:\(text)' is invalid for '--source <kind>': \(error)")
             }
         case .gpx(let paths):
-            try Self.checkMemory(devices: scenario.playback.devices, regions: monitored)
+            try Self.checkMemory(devices: scenario.partition.deviceCount(of: scenario.playback.devices), regions: monitored)
             var traces: [Trace] = []
             for path in paths { traces.append(try GPXFiles.trace(path: path, console: console)) }
             source = .playback(traces, scenario.playback)

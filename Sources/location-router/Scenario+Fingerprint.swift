@@ -18,6 +18,7 @@ extension Scenario {
         copy.pace = .max
         copy.statePath = nil
         copy.snapshotInterval = 0
+        copy.drainTimeout = InterruptHandler.defaultDrainDeadline
         copy.webhookURL = nil
         copy.webhook = WebhookSettings()
         copy.thresholds = []
