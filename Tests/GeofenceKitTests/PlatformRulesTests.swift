@@ -79,6 +79,17 @@ import Testing
         #expect(Self.run(steps, settings: Self.iosNoInitialState, regions: [none]) == ["enter@10"])
     }
 
+    @Test func aDwellStartedByAConfirmationBeforeTheNextSampleFiresBeforeIt() {
+        var own = Self.region(dwell: true, delay: 10)
+        own.bufferDistance = 50
+        own.confirmationTime = 5
+        // Entered (confirmed) at 15, dwelling from 25: both before the sample at 100, as a watermark would fire them.
+        let late = [Step(metres: 2_000, seconds: 0), Step(metres: 940, seconds: 10), Step(metres: 900, seconds: 100)]
+        #expect(Self.run(late, settings: .exact, regions: [own]) == ["enter@15", "dwell@25"])
+        let watermarked = Self.run(Array(late.prefix(2)), settings: .exact, regions: [own], advanceTo: 100)
+        #expect(watermarked == ["enter@15", "dwell@25"])
+    }
+
     @Test func aConfirmationFallsDueWithoutAnotherSampleWhenTheClockAdvances() {
         let steps = [Step(metres: 2_000, seconds: 0), Step(metres: 700, seconds: 10)]
         #expect(Self.run(steps, settings: Self.iosNoInitialState, advanceTo: 29) == [])
