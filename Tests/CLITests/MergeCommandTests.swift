@@ -35,6 +35,53 @@ import Testing
         #expect((a["partition"] as? [String: Int]) == ["index": 0, "count": 1])
         #expect((a["configuration"] as? String) == (b["configuration"] as? String))
 
+        // An independent merge from the partitions' JSON: bucket sums, the documented percentile rule, and
+        // throughput over the union of the wall-clock windows.
+        let parts = try reports.map(Self.json)
+        var buckets: [UInt64: (width: UInt64, count: UInt64)] = [:]
+        var minimum = UInt64.max
+        var maximum: UInt64 = 0
+        var windows: [(Double, Double)] = []
+        for part in parts {
+            let histogram = try #require(part["latencyHistogram"] as? [String: Any])
+            for bucket in histogram["buckets"] as? [[NSNumber]] ?? [] {
+                let lower = bucket[0].uint64Value
+                buckets[lower] = (bucket[1].uint64Value, (buckets[lower]?.count ?? 0) + bucket[2].uint64Value)
+            }
+            if (histogram["count"] as? NSNumber)?.uint64Value ?? 0 > 0 {
+                minimum = min(minimum, (histogram["minNs"] as? NSNumber)?.uint64Value ?? .max)
+            }
+            maximum = max(maximum, (histogram["maxNs"] as? NSNumber)?.uint64Value ?? 0)
+            let clock = try #require(part["wallClock"] as? [String: Double])
+            windows.append((clock["start"]!, clock["end"]!))
+        }
+        let total = buckets.values.reduce(0) { $0 + $1.count }
+        #expect(total == (b["eventsEmitted"] as? NSNumber)?.uint64Value)
+        func percentile(_ q: Double) -> Double {
+            let rank = max(1, UInt64((Double(total) * q).rounded(.up)))
+            var seen: UInt64 = 0
+            for lower in buckets.keys.sorted() {
+                seen += buckets[lower]!.count
+                if seen >= rank { return Double(min(max(lower + (buckets[lower]!.width - 1) / 2, minimum), maximum)) / 1e6 }
+            }
+            return Double(maximum) / 1e6
+        }
+        let latency = try #require(b["latencyMs"] as? [String: Double])
+        for (name, q) in [("p50", 0.5), ("p90", 0.9), ("p99", 0.99), ("p999", 0.999)] {
+            #expect(abs(latency[name]! - percentile(q)) < 0.0006, "\(name)")
+        }
+        #expect(abs(latency["max"]! - Double(maximum) / 1e6) < 0.0006)
+        windows.sort { $0.0 < $1.0 }
+        var union = 0.0
+        var open = windows[0]
+        for window in windows.dropFirst() {
+            if window.0 <= open.1 { open.1 = max(open.1, window.1) } else { union += open.1 - open.0; open = window }
+        }
+        union += open.1 - open.0
+        let updates = (b["updates"] as? NSNumber)?.doubleValue ?? 0
+        #expect(abs(((b["wallSeconds"] as? NSNumber)?.doubleValue ?? 0) - union) < 0.002)
+        #expect(abs(((b["updatesPerSecond"] as? NSNumber)?.doubleValue ?? 0) - (updates / union).rounded()) <= 1)
+
         let failing = await runCommand(["merge"] + reports + ["--no-report", "--quiet", "--threshold", "updates < 1"])
         #expect(failing.status == .thresholdNotMet)
         #expect(failing.err.contains("✗ updates < 1"))
