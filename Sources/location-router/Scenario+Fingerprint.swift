@@ -22,6 +22,10 @@ extension Scenario {
         copy.webhookURL = nil
         copy.webhook = WebhookSettings()
         copy.thresholds = []
+        // Where truth is written and which service is driven do not change the events; what is scored does.
+        copy.truth = TruthOptions()
+        copy.truth.score = truth.score
+        copy.truth.tolerance = truth.tolerance
         func name(_ path: String) -> String { (path as NSString).lastPathComponent }
         if case .gpx(let paths) = source { copy.source = .gpx(paths.map(name)) }
         copy.regionsFile = regionsFile.map(name)
