@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import location_router
 
-@Suite struct MergeCommandTests {
+@Suite(.serialized) struct MergeCommandTests {
     static func json(_ path: String) throws -> [String: Any] {
         try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any] ?? [:]
     }

@@ -4,7 +4,7 @@ import Testing
 @testable import location_router
 
 /// `--partition` through the command line: separate processes, each given the same input.
-@Suite struct PartitionRunTests {
+@Suite(.serialized) struct PartitionRunTests {
     static let regions = fixture("taipei-regions.geojson")
 
     /// A stream of 30 devices around Taipei Main Station, with a bad line.
@@ -19,14 +19,36 @@ import Testing
         return lines.joined(separator: "\n") + "\n"
     }
 
-    @Test func streamPartitionsAsProcessesUniteIntoTheWholeRun() throws {
+    /// Runs the executable with `input` on standard input, without holding a thread of the shared pool.
+    static func run(_ arguments: [String], input: String, in folder: String) async throws -> (status: Int32, out: String, err: String) {
+        let name = UUID().uuidString
+        let (out, err) = (folder + "/\(name).out", folder + "/\(name).err")
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
+        _ = FileManager.default.createFile(atPath: err, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try executablePath())
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: input))
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+        try await runToExit(process)
+        return (process.terminationStatus, try String(contentsOfFile: out, encoding: .utf8),
+            try String(contentsOfFile: err, encoding: .utf8))
+    }
+
+    @Test func streamPartitionsAsProcessesUniteIntoTheWholeRun() async throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/samples.ndjson"
+        try Self.stream.write(toFile: input, atomically: false, encoding: .utf8)
         let common = ["--source", "stdin", "--regions", Self.regions, "--events", "-", "--no-report", "--quiet",
             "--authorization", "always=0.6,whenInUse=0.3,denied=0.1", "--accuracy", "20"]
-        let whole = try runExecutable(common, stdin: Self.stream)
+        let whole = try await Self.run(common, input: input, in: folder)
         #expect(whole.status == 0, "\(whole.err)")
         var union: [Substring] = []
         for index in 0..<3 {
-            let part = try runExecutable(common + ["--partition", "\(index)/3"], stdin: Self.stream)
+            let part = try await Self.run(common + ["--partition", "\(index)/3"], input: input, in: folder)
             #expect(part.status == 0)
             union += part.out.split(separator: "\n")
             // Only the first partition reports the line no partition owns.

@@ -4,7 +4,7 @@ import Testing
 @testable import LocationRouter
 
 /// `--partition I/N`: N partitions of a run, simulated separately, produce exactly the whole run's events.
-@Suite struct PartitionTests {
+@Suite(.serialized) struct PartitionTests {
     @Test func partitionsParseAndRefuseWhatIsOutOfRange() {
         #expect(Partition(parsing: "3/8") == Partition(index: 3, count: 8))
         #expect(Partition(parsing: "0/1") == .whole)

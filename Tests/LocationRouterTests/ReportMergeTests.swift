@@ -3,7 +3,7 @@ import GeofenceKit
 import Testing
 @testable import LocationRouter
 
-@Suite struct ReportMergeTests {
+@Suite(.serialized) struct ReportMergeTests {
     @Test func histogramBucketsRoundTripAndMergedPercentilesEqualOneHistogramOfAll() throws {
         var rng = SplitMix64(seed: 11)
         var parts = Array(repeating: LatencyHistogram(), count: 4)
