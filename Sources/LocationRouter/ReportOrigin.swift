@@ -57,7 +57,7 @@ extension RunReport {
             ("wallClock", object([("start", format3(origin.wallStart)), ("end", format3(origin.wallEnd))])),
             ("sampleTimes", object([("first", time(origin.firstSampleTime)), ("last", time(origin.lastSampleTime))])),
             ("regionsShared", origin.regionsShared ? "true" : "false"),
-            ("latencyHistogram", latency.json),
+            ("latencyBuckets", latency.json),
         ]
         if let merged = origin.merged {
             pairs.append(("merged", object([

@@ -4,7 +4,7 @@ extension RunReport {
     /// Reads a JSON report (`--report`) back, with what a merge needs: counts, the latency histograms'
     /// buckets, the partition and the time windows. Thresholds are not read (a merge tests its own).
     /// - Throws: ``InputError`` naming the key that is missing or malformed; a report written before reports
-    ///   carried `latencyHistogram` cannot be merged.
+    ///   carried `latencyBuckets` cannot be merged.
     public init(json bytes: [UInt8]) throws(InputError) {
         let root = ReportReader(try JSONParser.parse(bytes), path: "")
         func counts(_ key: String) throws(InputError) -> [String: Int] {
@@ -33,7 +33,7 @@ extension RunReport {
             eventsEmitted: try root.integer("eventsEmitted"),
             notificationsDelivered: try root.integer("notificationsDelivered"), dropped: try root.integer("dropped"),
             rejected: try counts("rejected"), inputErrors: errors,
-            latency: try root.object("latencyHistogram").histogram(),
+            latency: try root.object("latencyBuckets").histogram(),
             peakResidentBytes: try root.integer("peakResidentBytes"), shards: try root.integer("shards"),
             profile: try root.string("profile"), seed: try root.unsigned("seed"),
             backPressureWaits: try root.integer("backPressureWaits"),
@@ -50,7 +50,7 @@ extension RunReport {
             webhook.failedRequests = try reader.integer("failedRequests")
             webhook.lost = try reader.integer("lost")
             webhook.accepted = webhook.delivered + webhook.deadLettered + webhook.lost
-            webhook.latency = try reader.object("latencyHistogram").histogram()
+            webhook.latency = try reader.object("latencyBuckets").histogram()
             self.webhook = webhook
         }
         sinkFailure = try root.optionalString("sinkFailure")

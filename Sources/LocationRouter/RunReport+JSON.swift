@@ -59,7 +59,7 @@ extension RunReport {
                 ("failedRequests", String(webhook.failedRequests)),
                 ("lost", String(webhook.lost)),
                 ("latencyMs", object(Self.milliseconds(webhook.latency).map { ($0.name, number($0.value)) })),
-                ("latencyHistogram", webhook.latency.json),
+                ("latencyBuckets", webhook.latency.json),
             ]
             pairs.append(("webhook", object(deliveries)))
         }
