@@ -10,12 +10,14 @@ struct MergeCommand {
     private var thresholds: [Threshold] = []
     private var quiet = false
     private var allowMissing = false
+    private var html: String?
 
     init(arguments: [String], console: Console) throws(CommandError) {
         self.console = console
         var arguments = Arguments(arguments)
         if let path = try arguments.option("--report") { output = path }
         if arguments.flag("--no-report") { output = nil }
+        html = try arguments.option("--html")
         for text in try arguments.values("--threshold") {
             do {
                 thresholds.append(try Threshold(parsing: text))
@@ -55,6 +57,7 @@ struct MergeCommand {
             console.err(Self.header(report))
         }
         if let output { try Files.write(report.json, to: output, console: console) }
+        if let html { try ReportHTML.write(reportJSON: report.json, to: html, console: console) }
         guard !results.isEmpty else { return .success }
         let met = results.allSatisfy(\.passed)
         if quiet {

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Testing
 @testable import location_router
 
@@ -20,8 +23,13 @@ import Testing
             #expect(part.status == .success, "\(part.err)")
             reports.append(path)
         }
-        let merged = await runCommand(["merge"] + reports + ["--report", folder + "/merged.json", "--threshold", "dropped == 0"])
+        let merged = await runCommand(
+            ["merge"] + reports + ["--report", folder + "/merged.json", "--threshold", "dropped == 0", "--html", folder + "/merged.html"])
         #expect(merged.status == .success, "\(merged.err)")
+        // The merged page: well-formed, self-contained, with the merged summary.
+        let page = try String(contentsOfFile: folder + "/merged.html", encoding: .utf8)
+        #expect(XMLParser(data: Data(page.utf8)).parse())
+        #expect(page.contains("Summary") && !page.contains("http://") && !page.contains("https://"))
         #expect(merged.out.contains("Merged 4 reports: partitions 0, 1, 2, 3 of 4."))
         #expect(merged.out.contains("✓ dropped == 0"))
         let a = try Self.json(folder + "/whole.json")

@@ -5,7 +5,7 @@ extension ReportPage {
     /// The map: regions shaded by how often they fired, the sampled devices' tracks and their events.
     static func mapSection(_ report: JSONValue) -> String {
         guard let map = report["map"] else {
-            return section("map", "Map", "<p class=\"note\">This report has no map data (it was written by an older version).</p>")
+            return section("map", "Map", "<p class=\"note\">This report has no map data (a merged report, or one written by an older version, carries none).</p>")
         }
         let regions = map["regions"]?.items ?? []
         let tracks = map["tracks"]?.items ?? []
