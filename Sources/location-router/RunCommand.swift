@@ -292,6 +292,7 @@ struct RunCommand {
         paths.add("--events", scenario.events)
         paths.add("--report", scenario.report)
         paths.add("--html", htmlPath)
+        paths.add("--ground-truth", scenario.truth.groundTruthPath)
         paths.add("--state", scenario.statePath)
         if scenario.webhookURL != nil {
             paths.add("--dead-letter", scenario.webhook.deadLetter ?? WebhookConfiguration.defaultDeadLetterPath)

@@ -75,7 +75,7 @@ import Testing
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try "kept\n".write(toFile: directory + "/out.ndjson", atomically: false, encoding: .utf8)
-        for pair in [("--events", "--report"), ("--events", "--state"), ("--report", "--state")] {
+        for pair in [("--events", "--report"), ("--events", "--state"), ("--report", "--state"), ("--events", "--ground-truth"), ("--report", "--html")] {
             let run = await runCommand(
                 ["--devices", "2", "--duration", "5", pair.0, directory + "/out.ndjson", pair.1, directory + "/./out.ndjson"])
             #expect(run.status == .usage)
