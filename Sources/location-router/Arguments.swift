@@ -15,6 +15,15 @@ struct Arguments {
         return tokens.count != before
     }
 
+    /// Removes a numeric option and returns its value, checked against `range` (`unit` names it in errors).
+    mutating func number(_ name: String, _ unit: String, in range: ClosedRange<Double>) throws(CommandError) -> Double? {
+        guard let text = try option(name) else { return nil }
+        guard let value = Double(text), value.isFinite, range.contains(value) else {
+            throw .usage("The value '\(text)' is invalid for '\(name) <\(unit)>' (\(range.lowerBound)...\(range.upperBound))")
+        }
+        return value
+    }
+
     /// Removes `--name value` or `--name=value` and returns the value (the last one when repeated).
     mutating func option(_ name: String) throws(CommandError) -> String? {
         try values(name).last

@@ -37,27 +37,27 @@ struct RunCommand {
             }
             scenario.source = choice
         }
-        if let speed = try Self.number(&arguments, "--speed", "m/s", in: 0.001...1_000) { scenario.playbackSpeed = speed }
-        if let distance = try Self.number(&arguments, "--sample-distance", "metres", in: 0.001...1_000_000) {
+        if let speed = try arguments.number("--speed", "m/s", in: 0.001...1_000) { scenario.playbackSpeed = speed }
+        if let distance = try arguments.number("--sample-distance", "metres", in: 0.001...1_000_000) {
             scenario.sampleDistance = distance
         }
-        if let interval = try Self.number(&arguments, "--interval", "seconds", in: 0.001...86_400) {
+        if let interval = try arguments.number("--interval", "seconds", in: 0.001...86_400) {
             scenario.walk.interval = interval
         }
-        if let stagger = try Self.number(&arguments, "--stagger", "seconds", in: 0...31_622_400) { scenario.stagger = stagger }
-        if let jitter = try Self.number(&arguments, "--time-jitter", "seconds", in: 0...31_622_400) {
+        if let stagger = try arguments.number("--stagger", "seconds", in: 0...31_622_400) { scenario.stagger = stagger }
+        if let jitter = try arguments.number("--time-jitter", "seconds", in: 0...31_622_400) {
             scenario.timeJitter = jitter
         }
-        if let jitter = try Self.number(&arguments, "--position-jitter", "metres", in: 0...1_000_000) {
+        if let jitter = try arguments.number("--position-jitter", "metres", in: 0...1_000_000) {
             scenario.positionJitter = jitter
         }
-        if let distance = try Self.number(&arguments, "--distance-filter", "metres", in: 0.001...1_000_000) {
+        if let distance = try arguments.number("--distance-filter", "metres", in: 0.001...1_000_000) {
             scenario.filters.distanceFilter = distance
         }
         if arguments.flag("--significant-change") {
             scenario.filters.significantChange = scenario.filters.significantChange ?? .init()
         }
-        if let accuracy = try Self.number(&arguments, "--accuracy", "metres", in: 0.001...100_000) {
+        if let accuracy = try arguments.number("--accuracy", "metres", in: 0.001...100_000) {
             scenario.filters.noiseAccuracy = accuracy
         }
         if let regions = try arguments.option("--regions") { scenario.regionsFile = regions }
@@ -85,13 +85,13 @@ struct RunCommand {
             }
             scenario.monitor.initialTriggers = value
         }
-        if let buffer = try Self.number(&arguments, "--buffer", "metres", in: 0...100_000) {
+        if let buffer = try arguments.number("--buffer", "metres", in: 0...100_000) {
             scenario.monitor.bufferDistance = buffer
         }
-        if let confirmation = try Self.number(&arguments, "--confirmation", "seconds", in: 0...86_400) {
+        if let confirmation = try arguments.number("--confirmation", "seconds", in: 0...86_400) {
             scenario.monitor.confirmationTime = confirmation
         }
-        if let delay = try Self.number(&arguments, "--loitering-delay", "seconds", in: 0...31_622_400) {
+        if let delay = try arguments.number("--loitering-delay", "seconds", in: 0...31_622_400) {
             scenario.monitor.loiteringDelay = delay
         }
         if let shares = try arguments.option("--authorization") {
@@ -145,10 +145,10 @@ struct RunCommand {
         }
         if let path = try arguments.option("--dead-letter") { scenario.webhook.deadLetter = path }
         if let path = try arguments.option("--state") { scenario.statePath = path }
-        if let interval = try Self.number(&arguments, "--snapshot-interval", "seconds", in: 0...86_400) {
+        if let interval = try arguments.number("--snapshot-interval", "seconds", in: 0...86_400) {
             scenario.snapshotInterval = interval
         }
-        if let timeout = try Self.number(&arguments, "--drain-timeout", "seconds", in: 0.1...86_400) {
+        if let timeout = try arguments.number("--drain-timeout", "seconds", in: 0.1...86_400) {
             scenario.drainTimeout = timeout
         }
         let expressions = try arguments.values("--threshold")
@@ -187,17 +187,6 @@ struct RunCommand {
         }
         if mix.always < 0 { mix.always = max(0, 1 - mix.whenInUse - mix.denied) }
         return mix.always + mix.whenInUse + mix.denied > 0 ? mix : nil
-    }
-
-    /// A numeric option's value, checked against its range.
-    private static func number(
-        _ arguments: inout Arguments, _ name: String, _ unit: String, in range: ClosedRange<Double>
-    ) throws(CommandError) -> Double? {
-        guard let text = try arguments.option(name) else { return nil }
-        guard let value = Double(text), value.isFinite, range.contains(value) else {
-            throw .usage("The value '\(text)' is invalid for '\(name) <\(unit)>' (\(range.lowerBound)...\(range.upperBound))")
-        }
-        return value
     }
 
     func run() async throws(CommandError) -> ExitCode {
@@ -286,42 +275,6 @@ struct RunCommand {
         return report.interrupted ? .interrupted : status
     }
 
-    /// Every file the run writes, by option.
-    var outputPaths: OutputPaths {
-        var paths = OutputPaths()
-        paths.add("--events", scenario.events)
-        paths.add("--report", scenario.report)
-        paths.add("--html", htmlPath)
-        paths.add("--ground-truth", scenario.truth.groundTruthPath)
-        paths.add("--state", scenario.statePath)
-        if scenario.webhookURL != nil {
-            paths.add("--dead-letter", scenario.webhook.deadLetter ?? WebhookConfiguration.defaultDeadLetterPath)
-        }
-        return paths
-    }
-
-    /// The snapshot to continue from, read and checked before any output is opened.
-    private func restoredSnapshot() throws(CommandError) -> StateSnapshot? {
-        guard let path = scenario.statePath else { return nil }
-        do {
-            guard let snapshot = try StateFile.read(path) else { return nil }
-            try Simulation.check(snapshot, profile: scenario.profile, path: path)
-            return snapshot
-        } catch {
-            throw Self.commandError(for: error)
-        }
-    }
-
-    /// A report of what was counted so far, for a run that cannot drain: marked interrupted and incomplete.
-    static func writePartialReport(scenario: Scenario, progress: PipelineProgress, signal: String, console: Console) {
-        guard let path = scenario.report else { return }
-        let json = "{\"updates\":\(progress.updates),\"eventsEmitted\":\(progress.events),"
-            + "\"profile\":\(EventEncoder.jsonLiteral(scenario.profile)),\"seed\":\(scenario.seed),"
-            + "\"version\":\(EventEncoder.jsonLiteral(LocationRouterVersion.current)),\"interrupted\":true,"
-            + "\"stoppedBy\":\(EventEncoder.jsonLiteral(signal)),\"complete\":false}\n"
-        try? Files.write(json, to: path, console: console)
-    }
-
     /// Whether the summary goes to standard error: when events, the report or the page go to standard output.
     var humanOutputOnStandardError: Bool { scenario.events == "-" || scenario.report == "-" || htmlPath == "-" }
 
@@ -402,11 +355,6 @@ struct RunCommand {
             filters: scenario.filters)
         configuration.partition = scenario.partition
         return configuration
-    }
-
-    /// Refuses, before anything is allocated, a run whose devices do not fit in the memory available (exit 64).
-    private static func checkMemory(devices: Int, regions: Int) throws(CommandError) {
-        if let refusal = MemoryBudget.refusal(devices: devices, regions: regions) { throw CommandError(.usage, refusal) }
     }
 
     static func commandError(for error: any Error) -> CommandError {

@@ -38,10 +38,10 @@ struct ServeCommand {
         } else {
             profile = .exact
         }
-        drop = try Self.number(&arguments, "--drop", "share", in: 0...1) ?? 0
-        delay = try Self.number(&arguments, "--delay", "seconds", in: 0...3_600) ?? 0
-        delayShare = try Self.number(&arguments, "--delay-share", "share", in: 0...1) ?? 1
-        lifetime = try Self.number(&arguments, "--lifetime", "seconds", in: 0...31_622_400)
+        drop = try arguments.number("--drop", "share", in: 0...1) ?? 0
+        delay = try arguments.number("--delay", "seconds", in: 0...3_600) ?? 0
+        delayShare = try arguments.number("--delay-share", "share", in: 0...1) ?? 1
+        lifetime = try arguments.number("--lifetime", "seconds", in: 0...31_622_400)
         if let text = try arguments.option("--seed") {
             guard let value = UInt64(text) else { throw .usage("The value '\(text)' is invalid for '--seed <n>' (a whole number ≥ 0)") }
             seed = value
@@ -52,26 +52,11 @@ struct ServeCommand {
         guard extra.isEmpty else { throw .usage("Unexpected argument '\(extra[0])'") }
     }
 
-    private static func number(
-        _ arguments: inout Arguments, _ name: String, _ unit: String, in range: ClosedRange<Double>
-    ) throws(CommandError) -> Double? {
-        guard let text = try arguments.option(name) else { return nil }
-        guard let value = Double(text), value.isFinite, range.contains(value) else {
-            throw .usage("The value '\(text)' is invalid for '\(name) <\(unit)>' (\(range.lowerBound)...\(range.upperBound))")
-        }
-        return value
-    }
-
     func run() async throws(CommandError) -> ExitCode {
-        let bytes = try Files.read(regionsPath)
-        let regions: [Region]
-        do {
-            var warnings: [InputError] = []
-            regions = try GeoJSONRegionDecoder.decode(bytes, warnings: &warnings)
-            for warning in warnings { console.err("warning: \(warning.in(file: regionsPath))\n") }
-        } catch {
-            throw CommandError(.invalidInput, error.in(file: regionsPath).description)
-        }
+        var regions: [Region] = []
+        var warnings: [InputError] = []
+        try Files.regions(regionsPath, warnings: &warnings) { regions.append($0) }
+        for warning in warnings { console.err("warning: \(warning.in(file: regionsPath))\n") }
         let service = ReferenceService(
             regions: regions, settings: profile.settings, webhook: webhook, drop: drop, delay: delay, delayShare: delayShare,
             seed: seed)
