@@ -45,3 +45,19 @@ import Testing
     }
 
 }
+
+/// The page's coarse histogram, derived from the fine one, equals recording every value coarsely.
+@Suite struct CoarseLatencyHistogramTests {
+    @Test func coarseningTheFineHistogramEqualsRecordingEachValue() {
+        var generator = SplitMix64(seed: 11)
+        var fine = LatencyHistogram()
+        var coarse = CoarseLatencyHistogram()
+        for _ in 0..<20_000 {
+            let value = generator.next() >> UInt64(generator.next() % 60)
+            let times = 1 + generator.next() % 3
+            fine.record(value, times: times)
+            coarse.record(value, times: times)
+        }
+        #expect(CoarseLatencyHistogram(coarsening: fine) == coarse)
+    }
+}

@@ -23,9 +23,8 @@ public struct DispatchSummary: Sendable {
     /// The error that made the sink refuse events, if one did: the events from then on are counted, not written,
     /// and show as `dropped`.
     public var sinkFailure: (any Error)?
-    /// The latency distribution in coarse buckets, counts over time, and `enter` / `exit` / `dwell` events per
-    /// region index (empty when regions were not counted), for the report's page.
-    public var latencyDistribution = CoarseLatencyHistogram()
+    /// Counts over time, and `enter` / `exit` / `dwell` events per region index (empty when regions were not
+    /// counted), for the report's page.
     public var recorder: RunRecorder?
     public var regionFires: [UInt32] = []
 
@@ -209,7 +208,6 @@ public actor NotificationDispatcher {
         let handedOver = MonotonicClock.now()
         let latency = handedOver &- min(ingress, handedOver)
         summary.latency.record(latency, times: UInt64(count))
-        summary.latencyDistribution.record(latency, times: UInt64(count))
         recorder?.recordLatency(latency, times: UInt64(count), at: handedOver, sampleTime: sampleTime)
     }
 }

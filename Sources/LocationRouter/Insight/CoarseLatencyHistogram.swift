@@ -7,6 +7,14 @@ public struct CoarseLatencyHistogram: Sendable, Equatable {
 
     public init() { counts = Array(repeating: 0, count: 64 * Self.subBuckets) }
 
+    /// The same values, coarser: every bucket of `fine` lies inside one bucket of this layout (a fine bucket is
+    /// at most 1/128 of its lower bound wide and starts on a multiple of its width; a coarse one is 1/4 of an
+    /// octave), so the result equals recording every value here.
+    public init(coarsening fine: LatencyHistogram) {
+        self.init()
+        for bucket in fine.buckets { record(bucket.lower, times: bucket.count) }
+    }
+
     @inline(__always)
     static func index(of value: UInt64) -> Int {
         guard value >= 4 else { return Int(value) }
@@ -38,17 +46,9 @@ public struct CoarseLatencyHistogram: Sendable, Equatable {
 
     /// The midpoint of the bucket holding the `fraction` quantile; 0 when empty.
     public func quantile(_ fraction: Double) -> UInt64 {
-        guard count > 0 else { return 0 }
-        let rank = max(1, UInt64((Double(count) * fraction).rounded(.up)))
-        var seen: UInt64 = 0
-        for (i, c) in counts.enumerated() where c > 0 {
-            seen += c
-            if seen >= rank {
-                let (lower, upper) = Self.range(of: i)
-                return lower + (upper - lower) / 2
-            }
-        }
-        return 0
+        guard let i = counts.bucket(holding: fraction, of: count) else { return 0 }
+        let (lower, upper) = Self.range(of: i)
+        return lower + (upper - lower) / 2
     }
 
     /// The buckets that hold values: their bounds in nanoseconds and their counts, in ascending order.

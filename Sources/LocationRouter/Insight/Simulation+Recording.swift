@@ -34,7 +34,8 @@ extension Simulation {
             sampler: merged.tracks, wiring: wiring, regions: configuration.regions,
             fires: dispatch.regionFires.isEmpty ? nil : dispatch.regionFires, devices: devices, seed: configuration.seed)
         return RunRecording(
-            wallClock: merged.wallClock, simulated: merged.simulated, latency: dispatch.latencyDistribution, map: map)
+            wallClock: merged.wallClock, simulated: merged.simulated, latency: CoarseLatencyHistogram(coarsening: dispatch.latency),
+            map: map)
     }
 }
 

@@ -82,15 +82,22 @@ public struct LatencyHistogram: Sendable, Equatable {
     /// clamped to the recorded extremes; 0 when nothing was recorded.
     public func quantile(_ fraction: Double) -> UInt64 {
         guard count > 0 else { return 0 }
-        let rank = max(1, UInt64((Double(count) * fraction).rounded(.up)))
+        guard let i = counts.bucket(holding: fraction, of: count) else { return maximum }
+        let (lower, width) = Self.range(of: i)
+        return min(max(lower + (width - 1) / 2, minimum), maximum)
+    }
+}
+
+extension Array where Element == UInt64 {
+    /// The index of the bucket holding the value of rank ⌈`total` × `fraction`⌉ (at least 1) among bucket
+    /// counts in ascending order of value; `nil` when the counts hold fewer values.
+    func bucket(holding fraction: Double, of total: UInt64) -> Int? {
+        let rank = Swift.max(1, UInt64((Double(total) * fraction).rounded(.up)))
         var seen: UInt64 = 0
-        for (i, c) in counts.enumerated() where c > 0 {
-            seen += c
-            if seen >= rank {
-                let (lower, width) = Self.range(of: i)
-                return min(max(lower + (width - 1) / 2, minimum), maximum)
-            }
+        for (i, count) in enumerated() where count > 0 {
+            seen += count
+            if seen >= rank { return i }
         }
-        return maximum
+        return nil
     }
 }
