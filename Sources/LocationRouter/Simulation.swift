@@ -164,8 +164,11 @@ public struct Simulation: Sendable {
 
         // After a sink failure the states are ahead of the events file: the last snapshot that agrees stays.
         if statePath != nil && dispatchSummary.sinkFailure == nil {
-            var devices: [DeviceState] = []
-            for monitor in monitors { devices += await monitor.exportState() }
+            // With periodic snapshots the shards already sent their final states; otherwise they are asked now.
+            var devices = dispatchSummary.finalStates ?? []
+            if dispatchSummary.finalStates == nil {
+                for monitor in monitors { devices += await monitor.exportState() }
+            }
             try save(devices, dispatchSummary.sequences, dispatchSummary.eventsBytes)
         }
         let devices = shardSummaries.reduce(0) { $0 + $1.devices }

@@ -20,6 +20,8 @@ public struct DispatchSummary: Sendable {
     public var eventsBytes: Int64?
     /// Each device's last event `seq`, for the final snapshot.
     public var sequences: [(device: Int32, seq: UInt64)] = []
+    /// Every device's final state, when the shards sent it (runs with periodic snapshots), for the final snapshot.
+    public var finalStates: [DeviceState]?
     /// The error that made the sink refuse events, if one did: the events from then on are counted, not written,
     /// and show as `dropped`.
     public var sinkFailure: (any Error)?
@@ -117,6 +119,9 @@ public actor NotificationDispatcher {
             summary.sinkFailure = summary.sinkFailure ?? error
         }
         summary.sequences = encoder.sequences
+        if cutStates.count == shardCount, cutStates.values.allSatisfy(\.isFinal) {
+            summary.finalStates = cutStates.values.flatMap(\.devices)
+        }
         summary.recorder = recorder
         return summary
     }
