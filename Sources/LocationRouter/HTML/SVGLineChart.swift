@@ -17,21 +17,12 @@ struct SVGLineChart {
     var height = 230.0
 
     func svg() -> String {
-        let left = 58.0, right = 12.0, top = 28.0, bottom = 40.0
+        let frame = SVGChartFrame(width: width, height: height, bottom: 40)
+        let (left, right, top, bottom) = (frame.left, frame.right, frame.top, frame.bottom)
         let plotted = series.flatMap { $0.values.compactMap { $0 } }.filter(\.isFinite)
         let xs = ChartScale(domain: (x.first ?? 0, max(x.last ?? 1, (x.first ?? 0) + 1e-9)), range: (left, width - right))
         let ys = ChartScale(values: plotted, range: (height - bottom, top))
-        var out = """
-            <svg class="chart" id="\(PageText.escape(id))" \
-            viewBox="0 0 \(Int(width)) \(Int(height))" width="\(Int(width))" height="\(Int(height))" role="img">
-            <title>\(PageText.escape(title))</title>
-            <text x="\(Int(left))" y="16" class="chart-title">\(PageText.escape(title))</text>\n
-            """
-        for tick in ys.ticks() {
-            let y = SVGNumber.format(ys(tick))
-            out += "<line x1=\"\(Int(left))\" x2=\"\(Int(width - right))\" y1=\"\(y)\" y2=\"\(y)\" class=\"grid\"/>"
-            out += "<text x=\"\(Int(left) - 4)\" y=\"\(y)\" class=\"ytick\">\(PageText.compact(tick))</text>\n"
-        }
+        var out = frame.open(id: id, title: title) + frame.yGrid(ys)
         for tick in xs.ticks(6) {
             let px = SVGNumber.format(xs(tick))
             out += "<line x1=\"\(px)\" x2=\"\(px)\" y1=\"\(Int(height - bottom))\" y2=\"\(Int(height - bottom) + 4)\" class=\"axis\"/>"
@@ -39,21 +30,14 @@ struct SVGLineChart {
         }
         out += "<line x1=\"\(Int(left))\" x2=\"\(Int(width - right))\" y1=\"\(Int(height - bottom))\" y2=\"\(Int(height - bottom))\" class=\"axis\"/>"
         out += "<line x1=\"\(Int(left))\" x2=\"\(Int(left))\" y1=\"\(Int(top))\" y2=\"\(Int(height - bottom))\" class=\"axis\"/>\n"
-        out += "<text x=\"\(Int((left + width - right) / 2))\" y=\"\(Int(height) - 6)\" class=\"xlabel\">\(PageText.escape(xLabel))</text>"
-        out += "<text x=\"12\" y=\"\(Int((top + height - bottom) / 2))\" class=\"ylabel\" "
-        out += "transform=\"rotate(-90 12 \(Int((top + height - bottom) / 2)))\">\(PageText.escape(yLabel))</text>\n"
+        out += frame.axisLabels(x: xLabel, y: yLabel, xLabelRaise: 6)
         for line in series {
             out += "<path class=\"series\" stroke=\"\(line.colour)\" d=\"\(path(line.values, xs, ys))\"><title>\(PageText.escape(line.name))</title></path>\n"
             if x.count == 1, let value = line.values.first ?? nil {
                 out += "<circle cx=\"\(SVGNumber.format(xs(x[0])))\" cy=\"\(SVGNumber.format(ys(value)))\" r=\"3\" fill=\"\(line.colour)\"/>"
             }
         }
-        var legendX = width - right - series.reduce(0) { $0 + 22 + Double($1.name.count) * 6.5 }
-        for line in series where series.count > 1 {
-            out += "<rect x=\"\(Int(legendX))\" y=\"8\" width=\"10\" height=\"10\" fill=\"\(line.colour)\"/>"
-            out += "<text x=\"\(Int(legendX) + 14)\" y=\"17\" class=\"legend\">\(PageText.escape(line.name))</text>"
-            legendX += 22 + Double(line.name.count) * 6.5
-        }
+        out += frame.legend(series.map { ($0.name, $0.colour) })
         return out + "</svg>\n"
     }
 
@@ -85,21 +69,12 @@ struct SVGBarChart {
     var height = 240.0
 
     func svg() -> String {
-        let left = 58.0, right = 12.0, top = 28.0, bottom = 52.0
+        let frame = SVGChartFrame(width: width, height: height, bottom: 52)
+        let (left, right, top, bottom) = (frame.left, frame.right, frame.top, frame.bottom)
         let ys = ChartScale(values: groups.flatMap(\.values), range: (height - bottom, top))
         let slot = (width - left - right) / Double(max(1, categories.count))
         let barWidth = max(1, slot * 0.8 / Double(max(1, groups.count)))
-        var out = """
-            <svg class="chart" id="\(PageText.escape(id))" \
-            viewBox="0 0 \(Int(width)) \(Int(height))" width="\(Int(width))" height="\(Int(height))" role="img">
-            <title>\(PageText.escape(title))</title>
-            <text x="\(Int(left))" y="16" class="chart-title">\(PageText.escape(title))</text>\n
-            """
-        for tick in ys.ticks() {
-            let y = SVGNumber.format(ys(tick))
-            out += "<line x1=\"\(Int(left))\" x2=\"\(Int(width - right))\" y1=\"\(y)\" y2=\"\(y)\" class=\"grid\"/>"
-            out += "<text x=\"\(Int(left) - 4)\" y=\"\(y)\" class=\"ytick\">\(PageText.compact(tick))</text>\n"
-        }
+        var out = frame.open(id: id, title: title) + frame.yGrid(ys)
         let labelEvery = max(1, Int((Double(categories.count) * 46 / (width - left - right)).rounded(.up)))
         for (c, category) in categories.enumerated() {
             for (g, group) in groups.enumerated() where c < group.values.count {
@@ -115,15 +90,8 @@ struct SVGBarChart {
             }
         }
         out += "<line x1=\"\(Int(left))\" x2=\"\(Int(width - right))\" y1=\"\(Int(height - bottom))\" y2=\"\(Int(height - bottom))\" class=\"axis\"/>"
-        out += "<text x=\"\(Int((left + width - right) / 2))\" y=\"\(Int(height) - 8)\" class=\"xlabel\">\(PageText.escape(xLabel))</text>"
-        out += "<text x=\"12\" y=\"\(Int((top + height - bottom) / 2))\" class=\"ylabel\" "
-        out += "transform=\"rotate(-90 12 \(Int((top + height - bottom) / 2)))\">\(PageText.escape(yLabel))</text>\n"
-        var legendX = width - right - groups.reduce(0) { $0 + 22 + Double($1.name.count) * 6.5 }
-        for group in groups where groups.count > 1 {
-            out += "<rect x=\"\(Int(legendX))\" y=\"8\" width=\"10\" height=\"10\" fill=\"\(group.colour)\"/>"
-            out += "<text x=\"\(Int(legendX) + 14)\" y=\"17\" class=\"legend\">\(PageText.escape(group.name))</text>"
-            legendX += 22 + Double(group.name.count) * 6.5
-        }
+        out += frame.axisLabels(x: xLabel, y: yLabel, xLabelRaise: 8)
+        out += frame.legend(groups.map { ($0.name, $0.colour) })
         return out + "</svg>\n"
     }
 }
