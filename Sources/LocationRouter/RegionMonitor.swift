@@ -55,36 +55,27 @@ public actor RegionMonitor {
         var emitted = 0
         for await batch in input {
             if batch.isSnapshotCut {
-                try await outputCredits.acquire()
-                var cut = EventBatch(events: [], ingress: 0, shard: shard)
-                cut.cut = .init(devices: state.exportState(), isFinal: false)
-                output.yield(cut)
+                try await sendState(isFinal: false, output: output, credits: outputCredits)
                 continue
             }
             let emittedBefore = emitted
             var events: [GeofenceEvent] = []
-            for i in 0..<batch.count {
-                evaluate(batch, at: i, into: &events)
+            var next = 0
+            while next < batch.count {
+                next = evaluate(batch, from: next, into: &events)
                 if events.count >= Self.maxEventsPerBatch {
-                    emitted += events.count
-                    try await send(&events, ingress: batch.ingress, output: output, credits: outputCredits)
+                    emitted += try await send(&events, ingress: batch.ingress, output: output, credits: outputCredits)
                 }
             }
             if let watermark = batch.watermark { state.advance(to: Timestamp(microseconds: watermark), into: &events) }
             inputCredits.release()
             recorder?.recordEvaluated(batch)
             if !events.isEmpty {
-                emitted += events.count
-                try await send(&events, ingress: batch.ingress, output: output, credits: outputCredits)
+                emitted += try await send(&events, ingress: batch.ingress, output: output, credits: outputCredits)
             }
             progress?.add(updates: batch.count, events: emitted - emittedBefore, latestTime: batch.times.last)
         }
-        if sendsFinalState {
-            try await outputCredits.acquire()
-            var final = EventBatch(events: [], ingress: 0, shard: shard)
-            final.cut = .init(devices: state.exportState(), isFinal: true)
-            output.yield(final)
-        }
+        if sendsFinalState { try await sendState(isFinal: true, output: output, credits: outputCredits) }
         return ShardSummary(
             evaluated: state.evaluatedCount, outOfOrder: state.outOfOrderCount, devices: state.deviceCount,
             monitoredRegions: state.monitoredRegionCount, events: emitted,
@@ -96,22 +87,38 @@ public actor RegionMonitor {
         state.exportState()
     }
 
+    /// Sends `events` on (taking a credit) and empties it; returns how many were sent.
     private func send(
         _ events: inout [GeofenceEvent], ingress: UInt64, output: AsyncStream<EventBatch>.Continuation,
         credits: CreditGate
-    ) async throws {
+    ) async throws -> Int {
         recorder?.recordEvents(events)
         try await credits.acquire()
         output.yield(EventBatch(events: events, ingress: ingress, shard: shard))
-        events = []
+        defer { events = [] }
+        return events.count
     }
 
-    @inline(__always)
-    private func evaluate(_ batch: LocationBatch, at i: Int, into events: inout [GeofenceEvent]) {
-        let accuracy = batch.accuracies[i]
-        _ = state.evaluate(
-            device: batch.devices[i], latitude: batch.latitudes[i], longitude: batch.longitudes[i],
-            time: Timestamp(microseconds: batch.times[i]), accuracy: accuracy.isNaN ? nil : Double(accuracy),
-            into: &events)
+    /// Sends this shard's state: its part of a snapshot cut, or its final state.
+    private func sendState(isFinal: Bool, output: AsyncStream<EventBatch>.Continuation, credits: CreditGate) async throws {
+        try await credits.acquire()
+        var batch = EventBatch(events: [], ingress: 0, shard: shard)
+        batch.cut = .init(devices: state.exportState(), isFinal: isFinal)
+        output.yield(batch)
+    }
+
+    /// Evaluates the batch's samples from `start` until its end or until `events` holds a full outgoing batch;
+    /// returns where to go on. Synchronous, so the hot loop stays out of the async frame.
+    private func evaluate(_ batch: LocationBatch, from start: Int, into events: inout [GeofenceEvent]) -> Int {
+        var i = start
+        while i < batch.count && events.count < Self.maxEventsPerBatch {
+            let accuracy = batch.accuracies[i]
+            _ = state.evaluate(
+                device: batch.devices[i], latitude: batch.latitudes[i], longitude: batch.longitudes[i],
+                time: Timestamp(microseconds: batch.times[i]), accuracy: accuracy.isNaN ? nil : Double(accuracy),
+                into: &events)
+            i += 1
+        }
+        return i
     }
 }
