@@ -101,17 +101,7 @@ public final class FileDescriptorSink: EventSink {
     }
 
     public func write(_ bytes: [UInt8]) async throws {
-        try bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw SinkError(destination: name, message: String(cString: strerror(errno)))
-                }
-                offset += written
-            }
-        }
+        if let failure = OutputFile.writeAll(bytes, to: descriptor) { throw SinkError(destination: name, message: failure) }
         written.add(Int64(bytes.count), ordering: .releasing)
     }
 

@@ -106,7 +106,8 @@ public enum OutputFile {
         syncDirectory(directory)
     }
 
-    /// Writes every byte, retrying partial writes and interruptions; the error text, or `nil`.
+    /// Writes every byte to a descriptor, retrying partial writes and interruptions; the error text, or `nil`.
+    /// (Every writer of whole buffers — outputs, the events file, dead letters — goes through it.)
     static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {
         bytes.withUnsafeBytes { buffer -> String? in
             var offset = 0

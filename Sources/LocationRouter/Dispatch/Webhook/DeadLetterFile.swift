@@ -23,19 +23,7 @@ final class DeadLetterFile: Sendable {
                 descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
                 guard descriptor >= 0 else { throw failure() }
             }
-            let fd = descriptor
-            try lines.withUnsafeBytes { buffer in
-                guard let base = buffer.baseAddress else { return }
-                var offset = 0
-                while offset < buffer.count {
-                    let written = write(fd, base + offset, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw failure()
-                    }
-                    offset += written
-                }
-            }
+            if let message = OutputFile.writeAll(lines, to: descriptor) { throw SinkError(destination: path, message: message) }
         }
     }
 
