@@ -1,0 +1,104 @@
+/// The rich path: the platform rules beyond exact containment — the confidence rule (share of the accuracy
+/// circle inside), hysteresis (buffer distance and confirmation time), and the events they lead to.
+extension MonitorState {
+    enum Side { case inside, outside, undecided }
+
+    /// Which side the sample puts the device on, after the profile's confidence or hysteresis rule.
+    private func side(slot: Int, latitude: Double, longitude: Double, accuracy: Double?) -> Side {
+        let packed = slots[slot]
+        let polygon: RegionGeometry? = packed.isPolygon ? .polygon(polygons[packed.polygonIndex]) : nil
+        let size = polygon?.characteristicRadius ?? packed.radius
+
+        if let confidence = settings.confidence, let accuracy, accuracy.isFinite, accuracy > 0 {
+            let small = size < confidence.smallRadius
+            func decision(_ fraction: Double) -> Side {
+                if fraction >= (small ? confidence.smallEnterFraction : confidence.enterFraction) { return .inside }
+                if fraction <= (small ? confidence.smallExitFraction : confidence.exitFraction) { return .outside }
+                return .undecided
+            }
+            if case .polygon(let polygon)? = polygon {
+                return polygon.decideOnSignedBoundaryDistance(latitude: latitude, longitude: longitude) { signed in
+                    decision(RegionGeometry.halfPlaneFraction(signedDistance: signed, accuracy: accuracy))
+                }
+            }
+            // The share falls as the distance to the centre grows: the plane decides unless its error could
+            // change the outcome (GuardedDistance).
+            return packed.decideOnCentreDistance(latitude: latitude, longitude: longitude) { distance in
+                decision(RegionGeometry.lensFraction(distance: distance, accuracy: accuracy, radius: packed.radius))
+            }
+        }
+        let hysteresis = hysteresis(slot)
+        guard hysteresis.bufferDistance > 0 else {
+            let isInside = polygon?.contains(latitude: latitude, longitude: longitude)
+                ?? packed.circleContains(latitude: latitude, longitude: longitude)
+            return isInside ? .inside : .outside
+        }
+        let entry = hysteresis.entryBuffer(radius: size)
+        if case .polygon(let polygon)? = polygon {
+            let distance = polygon.signedBoundaryDistance(
+                latitude: latitude, longitude: longitude, comparedWith: entry, -hysteresis.bufferDistance)
+            if distance >= entry { return .inside }
+            if distance <= -hysteresis.bufferDistance { return .outside }
+            return .undecided
+        }
+        // Inside once within radius − entry buffer of the centre, outside from radius + buffer: the centre distance
+        // is exact wherever the plane could put it on the wrong side of either (GuardedDistance).
+        let inner = packed.radius - entry, outer = packed.radius + hysteresis.bufferDistance
+        let distance = packed.centreDistance(latitude: latitude, longitude: longitude, comparedWith: inner, outer)
+        if distance <= inner { return .inside }
+        if distance >= outer { return .outside }
+        return .undecided
+    }
+
+    mutating func evaluateRich(
+        slot: Int, device: Int32, row: Int, latitude: Double, longitude: Double, time: Timestamp, accuracy: Double?,
+        into events: inout [GeofenceEvent]
+    ) {
+        let isInside = flags[slot] & Self.inside != 0
+        switch side(slot: slot, latitude: latitude, longitude: longitude, accuracy: accuracy) {
+        case .undecided:
+            // Back within the buffer: a transition waiting for confirmation starts over.
+            pendingSince[slot] = Self.none
+        case .inside where isInside, .outside where !isInside:
+            pendingSince[slot] = Self.none
+        case .inside, .outside:
+            let confirmation = hysteresis(slot).confirmationTime
+            if confirmation <= 0 {
+                transition(slot: slot, device: device, at: time.microseconds, latitude: latitude, longitude: longitude, into: &events)
+            } else if pendingSince[slot] == Self.none {
+                pendingSince[slot] = time.microseconds
+                timers.push(
+                    TimerQueue.Timer(
+                        due: time.microseconds + self.confirmation(slot), device: device, slot: Int32(slot),
+                        kind: .confirmation))
+            }
+        }
+    }
+
+    mutating func transition(
+        slot: Int, device: Int32, at time: Int64, latitude: Double, longitude: Double, into events: inout [GeofenceEvent]
+    ) {
+        pendingSince[slot] = Self.none
+        flags[slot] ^= Self.inside
+        let slotFlags = flags[slot]
+        let entered = slotFlags & Self.inside != 0
+        let stamp = Timestamp(microseconds: time)
+        if entered {
+            if slotFlags & Self.notifyOnEntry != 0 {
+                emit(.enter, device: device, slot: slot, time: stamp, latitude: latitude, longitude: longitude, into: &events)
+            }
+            if slotFlags & Self.notifyOnDwell != 0 { startDwell(device: device, slot: slot, from: time) }
+        } else {
+            dwellDue[slot] = Self.none  // never a dwell after an exit
+            if slotFlags & Self.notifyOnExit != 0 {
+                emit(.exit, device: device, slot: slot, time: stamp, latitude: latitude, longitude: longitude, into: &events)
+            }
+        }
+    }
+
+    /// The slot's hysteresis: its region's own, else the profile's.
+    func hysteresis(_ slot: Int) -> Hysteresis { ownHysteresis[slot] ?? settings.hysteresis }
+
+    /// The slot's confirmation time in microseconds.
+    func confirmation(_ slot: Int) -> Int64 { Int64(hysteresis(slot).confirmationTime * 1e6) }
+}

@@ -1,0 +1,131 @@
+/// Registration: a device's regions take slots on its first sample (or its restore), in the order its
+/// ``MonitorState/RegionLookup`` gives them; the platform refuses those past the slot limit, too large, or
+/// every one for a denied device, with `failed` events.
+extension MonitorState {
+    mutating func grow(toInclude row: Int) {
+        let missing = row + 1 - lastTime.count
+        slotStart.append(contentsOf: repeatElement(0, count: missing))
+        slotCount.append(contentsOf: repeatElement(0, count: missing))
+        lastTime.append(contentsOf: repeatElement(Self.none, count: missing))
+        lastLatitude.append(contentsOf: repeatElement(0, count: missing))
+        lastLongitude.append(contentsOf: repeatElement(0, count: missing))
+    }
+
+    mutating func register(
+        device: Int32, row: Int, latitude: Double, longitude: Double, time: Timestamp,
+        into events: inout [GeofenceEvent]
+    ) {
+        register(device: device, row: row, latitude: latitude, longitude: longitude, time: time, restoring: nil, into: &events)
+    }
+
+    mutating func register(
+        device: Int32, row: Int, latitude: Double, longitude: Double, time: Timestamp, restoring state: DeviceState?,
+        into events: inout [GeofenceEvent]
+    ) {
+        deviceCount += 1
+        residue = device % stride
+        let requested = regionsOf(device)
+        let saved = state.map { Dictionary($0.regions.map { ($0.region, $0) }, uniquingKeysWith: { first, _ in first }) }
+        let alreadyFailed = Set(state?.failed ?? [])
+        slotStart[row] = Int32(slots.count)
+        slotCount[row] = 0
+        let status = settings.authorization.status(ofDevice: device, seed: seed)
+        if status == .whenInUse {
+            schedules[device] = ForegroundSchedule(
+                mix: settings.authorization, seed: seed, device: device, start: state?.time ?? time.microseconds)
+        }
+        var failed: [Int32] = []
+        defer { if !failed.isEmpty { failedRegions[device] = failed } }
+        func fail(_ region: MonitoredRegion, _ reason: FailureReason, _ code: Int32) {
+            failed.append(region.id)
+            // A failure reported before a restart is not reported again.
+            guard !alreadyFailed.contains(region.id) else { return }
+            events.append(
+                GeofenceEvent(
+                    device: device, region: region.id, kind: .failed, time: time, latitude: latitude,
+                    longitude: longitude, failure: reason, code: code))
+        }
+        if status == .denied {
+            for region in requested { fail(region, .denied, settings.deniedCode) }
+            return
+        }
+        var refused: [(MonitoredRegion, FailureReason)] = []
+        for region in requested {
+            if let maximum = settings.maximumRadius, region.geometry.characteristicRadius > maximum {
+                refused.append((region, .radiusTooLarge))
+                continue
+            }
+            guard Int(slotCount[row]) < settings.slotLimit else {
+                refused.append((region, .tooManyRegions))
+                continue
+            }
+            accept(
+                region, device: device, row: row, latitude: latitude, longitude: longitude, time: time,
+                restoring: saved?[region.id], into: &events)
+        }
+        // Registrations that fail do so after the ones before them; the regions registered keep working.
+        for (region, reason) in refused { fail(region, reason, settings.tooManyRegionsCode) }
+    }
+
+    mutating func accept(
+        _ region: MonitoredRegion, device: Int32, row: Int, latitude: Double, longitude: Double, time: Timestamp,
+        restoring saved: DeviceState.Region?, into events: inout [GeofenceEvent]
+    ) {
+        let slot = slots.count
+        slotCount[row] += 1
+        let isInside = saved?.inside ?? region.geometry.contains(latitude: latitude, longitude: longitude)
+        let dwells = region.notifyOnDwell ?? settings.dwellByDefault
+        switch region.geometry {
+        case .circle(let circle):
+            slots.append(PackedRegion(circle))
+        case .polygon(let polygon):
+            slots.append(PackedRegion(polygonIndex: polygons.count))
+            polygons.append(polygon)
+        }
+        regionID.append(region.id)
+        flags.append(
+            (region.notifyOnEntry ? Self.notifyOnEntry : 0) | (region.notifyOnExit ? Self.notifyOnExit : 0)
+                | (dwells ? Self.notifyOnDwell : 0) | (isInside ? Self.inside : 0))
+        if let delay = region.loiteringDelay { ownLoiteringDelay[slot] = delay }
+        if region.bufferDistance != nil || region.confirmationTime != nil {
+            var own = settings.hysteresis
+            own.bufferDistance = region.bufferDistance ?? own.bufferDistance
+            own.confirmationTime = region.confirmationTime ?? own.confirmationTime
+            ownHysteresis[slot] = own
+            isRich = true
+        }
+        if dwells && !isRich { isRich = true }
+        if saved?.pendingSince != nil || saved?.dwellDue != nil { isRich = true }
+        if isRich {
+            // The rich path's per-slot timers exist from the first rich slot on, for every slot.
+            pendingSince.append(contentsOf: repeatElement(Self.none, count: slots.count - pendingSince.count))
+            dwellDue.append(contentsOf: repeatElement(Self.none, count: slots.count - dwellDue.count))
+        }
+
+        if let saved {
+            // The region was monitored before the restart: its timers continue, and nothing is reported again.
+            if let since = saved.pendingSince {
+                pendingSince[slot] = since
+                timers.push(
+                    TimerQueue.Timer(
+                        due: since + confirmation(slot), device: device,
+                        slot: Int32(slot), kind: .confirmation))
+            }
+            if let due = saved.dwellDue {
+                dwellDue[slot] = due
+                timers.push(TimerQueue.Timer(due: due, device: device, slot: Int32(slot), kind: .dwell))
+            }
+            return
+        }
+        let triggers = settings.initialTriggers
+        if triggers.contains(.state) {
+            emit(.state, device: device, slot: slot, time: time, latitude: latitude, longitude: longitude, inside: isInside, into: &events)
+        }
+        if isInside && triggers.contains(.enter) && region.notifyOnEntry {
+            emit(.enter, device: device, slot: slot, time: time, latitude: latitude, longitude: longitude, into: &events)
+        }
+        if isInside && triggers.contains(.dwell) && dwells {
+            startDwell(device: device, slot: slot, from: time.microseconds)
+        }
+    }
+}

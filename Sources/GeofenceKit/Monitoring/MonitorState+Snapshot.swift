@@ -1,0 +1,39 @@
+/// Snapshots: a device's state exported at the end of a run (or a snapshot cut) and restored in the next, so
+/// monitoring continues across restarts without reporting anything twice.
+extension MonitorState {
+    /// The state of every device seen so far, to continue in a later run (see ``DeviceState``).
+    public func exportState() -> [DeviceState] {
+        var states: [DeviceState] = []
+        for row in lastTime.indices where lastTime[row] != Self.none {
+            let start = Int(slotStart[row])
+            let device = Int32(row) * stride + residue
+            let regions = (start..<start + Int(slotCount[row])).map { slot in
+                DeviceState.Region(
+                    region: regionID[slot], inside: flags[slot] & Self.inside != 0,
+                    pendingSince: pendingSince.isEmpty || pendingSince[slot] == Self.none ? nil : pendingSince[slot],
+                    dwellDue: dwellDue.isEmpty || dwellDue[slot] == Self.none ? nil : dwellDue[slot])
+            }
+            states.append(
+                DeviceState(
+                    device: device, time: lastTime[row], latitude: lastLatitude[row], longitude: lastLongitude[row],
+                    regions: regions, failed: failedRegions[device] ?? []))
+        }
+        return states
+    }
+
+    /// Continues a device from an earlier run at its first sample here: the regions it had take their saved
+    /// state and timers (nothing is reported again), and the sample is then evaluated against them. Regions it did
+    /// not have before register as usual at that sample — their initial triggers and refusals are reported, as an
+    /// app that starts monitoring a new region sees them.
+    mutating func restore(
+        _ state: DeviceState, row: Int, latitude: Double, longitude: Double, time: Timestamp,
+        into events: inout [GeofenceEvent]
+    ) {
+        lastTime[row] = state.time
+        lastLatitude[row] = state.latitude
+        lastLongitude[row] = state.longitude
+        register(
+            device: state.device, row: row, latitude: latitude, longitude: longitude, time: time, restoring: state,
+            into: &events)
+    }
+}

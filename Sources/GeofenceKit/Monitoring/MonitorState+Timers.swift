@@ -1,0 +1,89 @@
+/// Timers: confirmations and dwells that fall due, fired in time order whether a device's next sample or the
+/// source's watermark moves the clock; and delivery of events, which a backgrounded app only counts.
+extension MonitorState {
+    /// Moves the clock to `time` for every device: fires the confirmation and dwell timers due by then, in time
+    /// order, at their due times and the devices' last known positions.
+    ///
+    /// The caller promises that no later sample of any device of this table is older than `time` (a source's
+    /// watermark), so a timer never fires ahead of a sample that would have cancelled it.
+    public mutating func advance(to time: Timestamp, into events: inout [GeofenceEvent]) {
+        while let timer = timers.popDue(upTo: time.microseconds) {
+            fire(timer, into: &events)
+        }
+    }
+
+    /// Fires the timers of one device that fell due up to `time`, in due order (before its sample at `time`).
+    ///
+    /// One at a time, looking again after each: a confirmed entry starts a dwell timer that may itself fall due
+    /// before the sample, exactly as ``advance(to:into:)`` would fire it — so the events do not depend on whether
+    /// a watermark or the device's next sample moved the clock.
+    mutating func fireDueTimers(
+        device: Int32, row: Int, slots: Range<Int>, upTo time: Int64, into events: inout [GeofenceEvent]
+    ) {
+        while true {
+            var next: TimerQueue.Timer?
+            func consider(_ timer: TimerQueue.Timer) {
+                guard let current = next else { return next = timer }
+                if (timer.due, timer.slot, timer.kind.rawValue) < (current.due, current.slot, current.kind.rawValue) {
+                    next = timer
+                }
+            }
+            for slot in slots {
+                let confirmation = self.confirmation(slot)
+                if pendingSince[slot] != Self.none && pendingSince[slot] + confirmation <= time {
+                    consider(.init(due: pendingSince[slot] + confirmation, device: device, slot: Int32(slot), kind: .confirmation))
+                }
+                if dwellDue[slot] != Self.none && dwellDue[slot] <= time {
+                    consider(.init(due: dwellDue[slot], device: device, slot: Int32(slot), kind: .dwell))
+                }
+            }
+            guard let timer = next else { return }
+            fire(timer, into: &events)
+        }
+    }
+
+    /// Fires a timer if it still stands (the queue keeps stale entries; the slot's state is the truth).
+    mutating func fire(_ timer: TimerQueue.Timer, into events: inout [GeofenceEvent]) {
+        let slot = Int(timer.slot)
+        let row = Int(timer.device / stride)
+        switch timer.kind {
+        case .confirmation:
+            guard pendingSince[slot] != Self.none, pendingSince[slot] + confirmation(slot) == timer.due else { return }
+            transition(
+                slot: slot, device: timer.device, at: timer.due, latitude: lastLatitude[row],
+                longitude: lastLongitude[row], into: &events)
+        case .dwell:
+            guard dwellDue[slot] == timer.due else { return }
+            dwellDue[slot] = Self.none
+            guard flags[slot] & Self.inside != 0 else { return }
+            emit(
+                .dwell, device: timer.device, slot: slot, time: Timestamp(microseconds: timer.due),
+                latitude: lastLatitude[row], longitude: lastLongitude[row], into: &events)
+        }
+    }
+
+    mutating func startDwell(device: Int32, slot: Int, from time: Int64) {
+        let due = time + Int64((ownLoiteringDelay[slot] ?? settings.loiteringDelay) * 1e6)
+        dwellDue[slot] = due
+        timers.push(TimerQueue.Timer(due: due, device: device, slot: Int32(slot), kind: .dwell))
+    }
+
+    /// Appends an event unless the device's app is in the background (whenInUse): then it is only counted.
+    mutating func emit(
+        _ kind: EventKind, device: Int32, slot: Int, time: Timestamp, latitude: Double, longitude: Double,
+        inside: Bool = false, into events: inout [GeofenceEvent]
+    ) {
+        if var schedule = schedules[device] {
+            let inForeground = schedule.isForeground(at: time.microseconds)
+            schedules[device] = schedule
+            guard inForeground else {
+                suppressedInBackground += 1
+                return
+            }
+        }
+        events.append(
+            GeofenceEvent(
+                device: device, region: regionID[slot], kind: kind, time: time, latitude: latitude,
+                longitude: longitude, inside: inside))
+    }
+}
