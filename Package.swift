@@ -5,23 +5,29 @@ import PackageDescription
 let package = Package(
     name: "LocationRouter",
     products: [
-        .library(name: "GeofenceKit", targets: ["GeofenceKit"]),
+        // GeofenceKit keeps offering the input formats beside the core, as it did before they got a target.
+        .library(name: "GeofenceKit", targets: ["GeofenceKit", "GeofenceFormats"]),
+        .library(name: "GeofenceFormats", targets: ["GeofenceFormats"]),
         .library(name: "LocationRouter", targets: ["LocationRouter"]),
         .executable(name: "location-router", targets: ["location-router"]),
         .executable(name: "location-router-bench", targets: ["LocationRouterBenchmarks"]),
     ],
     targets: [
+        // Floors: core (GeofenceKit) → input formats (GeofenceFormats) → pipeline (LocationRouter) → CLI.
         .target(name: "GeofenceKit"),
-        .target(name: "LocationRouter", dependencies: ["GeofenceKit"]),
-        .executableTarget(name: "location-router", dependencies: ["LocationRouter", "GeofenceKit"]),
+        .target(name: "GeofenceFormats", dependencies: ["GeofenceKit"]),
+        .target(name: "LocationRouter", dependencies: ["GeofenceFormats", "GeofenceKit"]),
+        .executableTarget(name: "location-router", dependencies: ["LocationRouter", "GeofenceFormats", "GeofenceKit"]),
         .executableTarget(
             name: "LocationRouterBenchmarks",
-            dependencies: ["LocationRouter", "GeofenceKit"],
+            dependencies: ["LocationRouter", "GeofenceFormats", "GeofenceKit"],
             path: "Benchmarks/LocationRouterBenchmarks"
         ),
-        .testTarget(name: "GeofenceKitTests", dependencies: ["GeofenceKit"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "LocationRouterTests", dependencies: ["LocationRouter", "GeofenceKit"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "CLITests", dependencies: ["location-router", "LocationRouter", "GeofenceKit"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "GeofenceKitTests", dependencies: ["GeofenceKit", "GeofenceFormats"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "GeofenceFormatsTests", dependencies: ["GeofenceFormats", "GeofenceKit"]),
+        .testTarget(name: "LocationRouterTests", dependencies: ["LocationRouter", "GeofenceFormats", "GeofenceKit"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CLITests", dependencies: ["location-router", "LocationRouter", "GeofenceFormats", "GeofenceKit"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
 )

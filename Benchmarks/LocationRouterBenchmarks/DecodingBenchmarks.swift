@@ -1,5 +1,6 @@
 import GeofenceKit
 import LocationRouter
+import GeofenceFormats
 
 /// Line decoding alone: ``SampleDecoder`` over lines already split and held in memory, into ``LocationSample``s.
 ///

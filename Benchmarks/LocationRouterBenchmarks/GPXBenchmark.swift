@@ -1,4 +1,5 @@
 import GeofenceKit
+import GeofenceFormats
 
 /// Streaming GPX parsing: ``GPXReader`` over a ~50 MB recording held in memory, fed in 1 MiB chunks as `check`
 /// reads files, so the figure is the reader's alone (no disk).

@@ -14,27 +14,27 @@
 /// turn, a hole that turns around a pole — is refused with a ``Problem`` naming the ring and why.
 ///
 /// Edges stay straight in (longitude, latitude), as RFC 7946 says: an edge along a parallel follows the parallel.
-enum PolygonUnwrapping {
+package enum PolygonUnwrapping {
     /// Why a ring cannot be placed on the plane, and which ring (0 = outer).
-    struct Problem: Error {
-        let ring: Int
-        let message: String
+    package struct Problem: Error {
+        package let ring: Int
+        package let message: String
     }
 
     /// What was done to a polygon, for `check` and warnings.
-    struct Result {
+    package struct Result {
         /// Planar polygons (outer ring, then holes) whose union is the polygon; longitudes may leave [−180, 180].
-        var polygons: [[[Coordinate]]]
+        package var polygons: [[[Coordinate]]]
         /// A sentence saying what was done, or `nil` when the polygon was kept as it is.
-        var note: String?
+        package var note: String?
         /// The rings that bound the region on the Earth (unwrapped, without cuts or pole closures).
-        var boundary: [[Coordinate]]
+        package var boundary: [[Coordinate]]
         /// The ring the note is about (0 = outer).
-        var noteRing = 0
+        package var noteRing = 0
     }
 
     /// The planar form of one polygon (outer ring first, then holes; each ring closed).
-    static func planar(_ rings: [[Coordinate]]) throws(Problem) -> Result {
+    package static func planar(_ rings: [[Coordinate]]) throws(Problem) -> Result {
         guard let outerRing = rings.first else { return Result(polygons: [rings], note: nil, boundary: rings) }
         let outer = unwrap(outerRing)
         var holes: [Unwrapped] = []

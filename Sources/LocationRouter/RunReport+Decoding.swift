@@ -1,4 +1,5 @@
 import GeofenceKit
+import GeofenceFormats
 
 extension RunReport {
     /// Reads a JSON report (`--report`) back, with what a merge needs: counts, the latency histograms'

@@ -1,5 +1,6 @@
 import GeofenceKit
 import LocationRouter
+import GeofenceFormats
 
 extension FileCheck {
     /// At most this many errors, and as many warnings, are listed per GPX file; a last entry counts the rest. A
@@ -24,7 +25,7 @@ extension FileCheck {
             do {
                 chunk = try chunks.next()
             } catch {
-                result.markMissing(error, path: path)
+                result.markMissing(error)
                 return result
             }
             do {
@@ -89,6 +90,12 @@ extension FileCheck {
     mutating func markMissing(_ error: CommandError, path: String) {
         missing = true
         errors = [InputError(error.message.replacingOccurrences(of: "\(path): ", with: ""))]
+    }
+
+    /// Marks the file missing (exit 66) with the reason only: the check's entry names the file already.
+    mutating func markMissing(_ error: InputReadError) {
+        missing = true
+        errors = [InputError(error.message)]
     }
 
     private static func gpxFacts(_ summary: GPXSummary) -> [(key: String, json: String)] {

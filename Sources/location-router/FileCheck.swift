@@ -1,6 +1,7 @@
 import Foundation
 import GeofenceKit
 import LocationRouter
+import GeofenceFormats
 
 /// What `check` found in one file: its kind, whether it is valid, its errors and warnings, and facts about it.
 struct FileCheck {
@@ -104,11 +105,11 @@ struct FileCheck {
     }
 
     /// The file's chunks, or `nil` with `result` marked missing (exit 66) when it cannot be opened.
-    static func openChunks(_ path: String, marking result: inout FileCheck) -> FileChunks? {
+    static func openChunks(_ path: String, marking result: inout FileCheck) -> ChunkedFileReader? {
         do {
-            return try FileChunks(path: path)
+            return try ChunkedFileReader(path: path)
         } catch {
-            result.markMissing(error, path: path)
+            result.markMissing(error)
             return nil
         }
     }
@@ -125,7 +126,7 @@ struct FileCheck {
             do {
                 chunk = try chunks.next()
             } catch {
-                result.markMissing(error, path: path)
+                result.markMissing(error)
                 return result
             }
             guard let chunk else { break }

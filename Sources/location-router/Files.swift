@@ -1,6 +1,7 @@
 import Foundation
 import GeofenceKit
 import LocationRouter
+import GeofenceFormats
 
 /// Reading and writing whole files with the exit codes users script against.
 enum Files {
@@ -43,21 +44,9 @@ enum Files {
         return nil
     }
 
-    /// Why `path` cannot be read, as exit 66: "no such file", "too many levels of symbolic links", "is a
-    /// directory", "permission denied", …
+    /// Why `path` cannot be read, as exit 66, in the library's one wording (``InputReadError/unreadable(_:)``).
     static func unreadable(_ path: String) -> CommandError {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        let code = descriptor >= 0 ? 0 : errno
-        var status = stat()
-        let isDirectory = descriptor >= 0 && fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
-        if descriptor >= 0 { close(descriptor) }
-        let reason: String
-        switch code {
-        case ENOENT: reason = "no such file"
-        case 0: reason = isDirectory ? "cannot be read (it is a directory)" : "cannot be read"
-        default: reason = "cannot be read (\(String(cString: strerror(code)).lowercased()))"
-        }
-        return CommandError(.inputMissing, "\(path): \(reason)")
+        CommandError(.inputMissing, InputReadError.unreadable(path).description)
     }
 
     /// Writes `text` to `path` (`-`: standard output) through ``OutputFile``: a regular file is replaced

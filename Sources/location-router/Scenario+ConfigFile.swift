@@ -1,5 +1,6 @@
 import GeofenceKit
 import LocationRouter
+import GeofenceFormats
 
 /// Reading `config.json`: every key is checked, unknown keys and out-of-range values are errors naming the key
 /// path (`source.speed.max: must be > 0`), and absent keys keep the built-in default.

@@ -1,5 +1,6 @@
 import GeofenceKit
 import LocationRouter
+import GeofenceFormats
 
 /// A run as the user describes it: built-in defaults, then `config.json`, then command-line options.
 ///

@@ -3,6 +3,7 @@ import GeofenceKit
 import LocationRouter
 import Testing
 @testable import location_router
+import GeofenceFormats
 
 /// The load-test loop end to end on 127.0.0.1: `run --target --listen` drives the reference service, which
 /// drops and delays events on purpose, and the report must say exactly that.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import GeofenceKit
+import GeofenceFormats
 
 /// Polygons that cross the antimeridian are split there, rings around a pole are closed over it, and the rings
 /// whose meaning is ambiguous are refused, naming the feature and the ring.

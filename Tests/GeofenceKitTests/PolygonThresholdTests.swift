@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import GeofenceKit
+import GeofenceFormats
 
 /// The polygon rules (hysteresis buffers, accuracy shares) against geographiclib distances to the boundary, for
 /// polygons from the equator to 88°, some across ±180°; edges are straight in (longitude, latitude).

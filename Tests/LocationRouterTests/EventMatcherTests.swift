@@ -1,6 +1,7 @@
 import GeofenceKit
 import Testing
 @testable import LocationRouter
+import GeofenceFormats
 
 /// Matching events to the truth, one to one, and the score that follows.
 @Suite struct EventMatcherTests {

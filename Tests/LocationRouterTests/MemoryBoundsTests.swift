@@ -2,6 +2,7 @@ import Foundation
 import GeofenceKit
 import Testing
 @testable import LocationRouter
+import GeofenceFormats
 
 /// Memory is bounded by design: runs too large for the machine are refused up front, a batch that fans out into
 /// many events leaves in several, and a stream cannot name more devices than fit.

@@ -2,6 +2,7 @@ import Foundation
 import GeofenceKit
 import Testing
 @testable import LocationRouter
+import GeofenceFormats
 
 /// `--partition I/N`: N partitions of a run, simulated separately, produce exactly the whole run's events.
 @Suite(.serialized) struct PartitionTests {

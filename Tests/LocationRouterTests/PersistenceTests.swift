@@ -2,6 +2,7 @@ import Foundation
 import GeofenceKit
 import Testing
 @testable import LocationRouter
+import GeofenceFormats
 
 @Suite struct PersistenceTests {
     // MARK: The snapshot file

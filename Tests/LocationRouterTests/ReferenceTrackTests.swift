@@ -2,6 +2,7 @@ import Foundation
 import GeofenceKit
 import Testing
 @testable import LocationRouter
+import GeofenceFormats
 
 /// Acceptance: on real recorded GPX tracks streamed in as NDJSON, with GeoJSON regions built around them, the
 /// pipeline's events under the `exact` profile equal those of an independent reference (geographiclib for circles,

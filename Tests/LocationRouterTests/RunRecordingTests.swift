@@ -2,6 +2,7 @@ import Foundation
 import GeofenceKit
 import Testing
 @testable import LocationRouter
+import GeofenceFormats
 
 /// What a run records for its page: time series that add up to the report's totals, a bounded seeded sample of
 /// tracks, and region fire counts.

@@ -2,6 +2,7 @@ import Foundation
 import GeofenceKit
 import Testing
 @testable import LocationRouter
+import GeofenceFormats
 
 @Suite struct SampleStreamTests {
     static let regionsGeoJSON = """

@@ -2,6 +2,7 @@ import Foundation
 import GeofenceKit
 import Testing
 @testable import LocationRouter
+import GeofenceFormats
 
 /// A sample stream's events are each device's own, in its time order, whatever the arrival skew between devices
 /// and the shard count; a paced stream takes its simulated time.

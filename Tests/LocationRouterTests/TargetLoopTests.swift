@@ -3,6 +3,7 @@ import GeofenceKit
 import Synchronization
 import Testing
 @testable import LocationRouter
+import GeofenceFormats
 
 /// The pieces of the load-test loop on 127.0.0.1: the listener, the event collector, the driver.
 @Suite struct TargetLoopTests {

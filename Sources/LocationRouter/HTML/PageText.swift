@@ -1,4 +1,5 @@
 import GeofenceKit
+import GeofenceFormats
 
 /// Text helpers of the report page: XML escaping, number formats, and typed reads of the report's JSON.
 enum PageText {

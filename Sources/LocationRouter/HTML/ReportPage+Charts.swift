@@ -1,4 +1,5 @@
 import GeofenceKit
+import GeofenceFormats
 
 extension ReportPage {
     /// Time series per wall-clock second and per simulated minute: updates, events by kind, latency, waits.

@@ -1,4 +1,5 @@
 import GeofenceKit
+import GeofenceFormats
 
 extension ReportPage {
     /// Profiles side by side: per profile and kind, events against `exact` (missed, added, delayed, early), the

@@ -1,5 +1,6 @@
 import Foundation
 import GeofenceKit
+import GeofenceFormats
 
 extension ReportPage {
     /// The map: regions shaded by how often they fired, the sampled devices' tracks and their events.

@@ -1,4 +1,5 @@
 import GeofenceKit
+import GeofenceFormats
 
 /// The report as one self-contained HTML page (`--html`): a summary with the thresholds, a map of regions and
 /// sampled tracks, time series per wall-clock second and per simulated minute, the latency histogram and, for

@@ -18,7 +18,7 @@ public enum StateFile {
     public static func read(_ path: String) throws -> StateSnapshot? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw InputReadError(name: path, message: "cannot be read")
+            throw InputReadError.unreadable(path)
         }
         do {
             return try StateSnapshot.decode([UInt8](data))

@@ -1,4 +1,5 @@
 import GeofenceKit
+import GeofenceFormats
 
 /// The monitored state of every device, by name, as `--state` writes it and reads it back.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads a file descriptor on a thread of its own and hands its bytes over in chunks.
+/// Reads a file descriptor on a thread of its own (with a ``ChunkedFileReader``) and hands its bytes over in chunks.
 ///
 /// Reading standard input blocks for as long as the writer is silent; doing it on a dedicated thread keeps the
 /// cooperative pool free for the monitors, so events of samples already read are dispatched meanwhile. At most
@@ -20,23 +20,20 @@ final class DescriptorChunks: Sendable {
         self.permits = permits
         self.continuation = continuation
         let thread = Thread {
+            let reader = ChunkedFileReader(descriptor: descriptor, name: name, chunkSize: chunkSize)
             while true {
                 permits.wait()
-                var chunk = [UInt8](repeating: 0, count: chunkSize)
-                let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, chunkSize) }
-                if count < 0 {
-                    if errno == EINTR {
-                        permits.signal()
-                        continue
-                    }
-                    continuation.finish(throwing: InputReadError(name: name, message: String(cString: strerror(errno))))
+                let chunk: [UInt8]?
+                do {
+                    chunk = try reader.next()
+                } catch {
+                    continuation.finish(throwing: error)
                     return
                 }
-                if count == 0 {
+                guard let chunk else {
                     continuation.finish()
                     return
                 }
-                chunk.removeSubrange(count...)
                 if case .terminated = continuation.yield(chunk) { return }
             }
         }
@@ -52,9 +49,3 @@ final class DescriptorChunks: Sendable {
     func finish() { continuation.finish() }
 }
 
-/// An input that could not be read (the CLI exits 66).
-public struct InputReadError: Error, Sendable, CustomStringConvertible {
-    public var name: String
-    public var message: String
-    public var description: String { "\(name): \(message)" }
-}

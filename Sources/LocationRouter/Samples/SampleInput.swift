@@ -1,5 +1,6 @@
 import Foundation
 import GeofenceKit
+import GeofenceFormats
 
 /// A stream of location samples to read: standard input or a file, NDJSON or CSV.
 public struct SampleInput: Sendable {

@@ -1,4 +1,5 @@
 import GeofenceKit
+import GeofenceFormats
 
 /// Turns a byte stream of samples into per-shard ``LocationBatch``es: splits lines, decodes them, interns
 /// device names, rejects what is invalid (counting it by reason and naming the line), and routes each device

@@ -1,4 +1,5 @@
 import GeofenceKit
+import GeofenceFormats
 
 /// Reads events to score: NDJSON (one object per line, blank lines skipped) or one JSON array of objects.
 public enum EventFileReader {

@@ -1,4 +1,5 @@
 import GeofenceKit
+import GeofenceFormats
 
 /// An event as the scorer compares it: which device, which region, what kind, when. Any system's events that
 /// carry `device`, `region`, `event` and `time` can be scored.

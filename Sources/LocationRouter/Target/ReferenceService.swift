@@ -1,6 +1,7 @@
 import Foundation
 import GeofenceKit
 import Synchronization
+import GeofenceFormats
 
 /// A small geofence service built on GeofenceKit (`location-router serve`): it takes samples as `run --target`
 /// sends them and posts the events they cause to a webhook — the other half of the load-test loop, for trying it

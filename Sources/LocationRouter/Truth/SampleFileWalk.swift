@@ -1,5 +1,6 @@
 import Foundation
 import GeofenceKit
+import GeofenceFormats
 
 /// Reads a sample stream to its end and hands over the samples a run would evaluate: lines decoded as the run
 /// decodes them (format detected from the first line when not given), invalid lines and samples older than their
@@ -34,16 +35,8 @@ enum SampleFileWalk {
                 visit(sample)
             }
         }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(input.descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw InputReadError(name: input.name, message: String(cString: strerror(errno)))
-            }
-            if count == 0 { break }
-            take(splitter.lines(in: Array(buffer[0..<count])))
-        }
+        let reader = ChunkedFileReader(descriptor: input.descriptor, name: input.name)
+        while let chunk = try reader.next() { take(splitter.lines(in: chunk)) }
         take(splitter.finish())
     }
 }

@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import GeofenceKit
+
+// Positions, element names and byte searches for the tokenizer, on raw pointers.
+
+extension XMLTokenizer {
+    /// Appends a name to the open elements' names.
+    mutating func pushName(_ name: UnsafePointer<UInt8>, count: Int) {
+        let end = namesEnd + count
+        if end > elementNames.count {
+            elementNames.append(contentsOf: repeatElement(0, count: end - elementNames.count))
+        }
+        let start = namesEnd
+        elementNames.withUnsafeMutableBufferPointer { names in
+            names.baseAddress.map { ($0 + start).update(from: name, count: count) }
+        }
+        namesEnd = end
+    }
+
+    /// The line and column of offset `i` of the buffer being scanned.
+    mutating func position(at i: Int, _ p: UnsafePointer<UInt8>) -> (line: Int, column: Int) {
+        cursor.advance(to: pendingOffset + i, base: p, baseOffset: pendingOffset)
+        return (cursor.line, cursor.column)
+    }
+
+    mutating func error(_ message: String, at i: Int, _ p: UnsafePointer<UInt8>) -> InputError {
+        let (line, column) = position(at: i, p)
+        return InputError(message, line: line, column: column)
+    }
+
+    func name(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> String {
+        String(decoding: UnsafeBufferPointer(start: p + start, count: max(0, min(end - start, 200))), as: UTF8.self)
+    }
+
+    static func character(_ byte: UInt8) -> String {
+        byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "\\u{\(String(byte, radix: 16))}"
+    }
+
+    @inline(__always)
+    static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
+    }
+
+    /// Whether `byte` ends a name: whitespace (or another control character), `>`, `/`, `=`, quotes or `<`.
+    @inline(__always)
+    static func endsName(_ byte: UInt8) -> Bool {
+        byte <= 0x20 || byte == 0x3E || byte == 0x2F || byte == 0x3D || byte == 0x22 || byte == 0x27 || byte == 0x3C
+    }
+
+    @inline(__always)
+    static func find(_ byte: UInt8, in p: UnsafePointer<UInt8>, from: Int, to: Int) -> Int? {
+        guard from < to, let found = memchr(p + from, Int32(byte), to - from) else { return nil }
+        return UnsafeRawPointer(p).distance(to: UnsafeRawPointer(found))
+    }
+
+    /// The offset of the first `a b` in `from..<to`.
+    static func find(_ a: UInt8, _ b: UInt8, in p: UnsafePointer<UInt8>, from: Int, to: Int) -> Int? {
+        var start = from
+        while let index = find(a, in: p, from: start, to: to - 1) {
+            if p[index + 1] == b { return index }
+            start = index + 1
+        }
+        return nil
+    }
+
+    /// The offset of the first `a b c` in `from..<to`.
+    static func find(_ a: UInt8, _ b: UInt8, _ c: UInt8, in p: UnsafePointer<UInt8>, from: Int, to: Int) -> Int? {
+        var start = from
+        while let index = find(a, in: p, from: start, to: to - 2) {
+            if p[index + 1] == b && p[index + 2] == c { return index }
+            start = index + 1
+        }
+        return nil
+    }
+
+    /// Whether the bytes at `i` start with `prefix`.
+    static func hasPrefix(_ prefix: StaticString, _ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Bool {
+        let length = prefix.utf8CodeUnitCount
+        return n - i >= length && memcmp(p + i, prefix.utf8Start, length) == 0
+    }
+
+    /// Whether the buffer ends (at `n`) inside what could still become `prefix`.
+    static func isCutPrefix(_ prefix: StaticString, _ p: UnsafePointer<UInt8>, _ i: Int, _ n: Int) -> Bool {
+        n - i < prefix.utf8CodeUnitCount && memcmp(p + i, prefix.utf8Start, n - i) == 0
+    }
+}

@@ -1,0 +1,182 @@
+import GeofenceKit
+
+// JSON strings: scanned and validated in place, decoded to `String` only when a caller keeps one.
+
+extension JSONScanner {
+    /// Scans a string whose opening quote is next and validates it (escapes, UTF-8, no raw control characters).
+    mutating func readStringToken() throws(InputError) -> StringToken {
+        try expect(UInt8(ascii: "\""), "a string")
+        let start = offset
+        var hasEscapes = false
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            if byte == UInt8(ascii: "\"") {
+                offset += 1
+                return StringToken(span: start..<(offset - 1), hasEscapes: hasEscapes)
+            } else if byte == UInt8(ascii: "\\") {
+                hasEscapes = true
+                try scanEscape()
+            } else if byte < 0x20 {
+                throw error(
+                    byte == UInt8(ascii: "\n")
+                        ? "unterminated string (a line break must be written \\n)"
+                        : "control character 0x\(String(byte, radix: 16)) in a string must be escaped")
+            } else if byte < 0x80 {
+                offset += 1
+            } else {
+                try scanUTF8Sequence()
+            }
+        }
+        throw error("unterminated string")
+    }
+
+    /// Scans a string and decodes it.
+    mutating func readString() throws(InputError) -> String {
+        string(of: try readStringToken())
+    }
+
+    /// The text of a scanned string, with escapes decoded.
+    func string(of token: StringToken) -> String {
+        let raw = UnsafeBufferPointer(rebasing: bytes[token.span])
+        guard token.hasEscapes else { return String(decoding: raw, as: UTF8.self) }
+        return Self.decodeEscapes(raw)
+    }
+
+    /// Whether a scanned string without escapes equals `literal` (an ASCII key), without building a `String`.
+    @inline(__always)
+    func token(_ token: StringToken, equals literal: StaticString) -> Bool {
+        guard !token.hasEscapes, token.span.count == literal.utf8CodeUnitCount else { return false }
+        let pointer = literal.utf8Start
+        var i = 0
+        for index in token.span {
+            guard bytes[index] == pointer[i] else { return false }
+            i += 1
+        }
+        return true
+    }
+
+    /// Validates one escape sequence at the current backslash.
+    mutating func scanEscape() throws(InputError) {
+        let escapeMark = mark
+        offset += 1
+        guard let byte = peek() else { throw error("unterminated string") }
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            offset += 1
+        case UInt8(ascii: "u"):
+            offset += 1
+            let unit = try hexQuad(escapeMark)
+            if UTF16.isLeadSurrogate(unit) {
+                guard offset + 1 < bytes.count, bytes[offset] == UInt8(ascii: "\\"),
+                    bytes[offset + 1] == UInt8(ascii: "u")
+                else { throw InputError("unpaired surrogate in \\u escape", line: escapeMark.line, column: escapeMark.column) }
+                offset += 2
+                guard UTF16.isTrailSurrogate(try hexQuad(escapeMark)) else {
+                    throw InputError("unpaired surrogate in \\u escape", line: escapeMark.line, column: escapeMark.column)
+                }
+            } else if UTF16.isTrailSurrogate(unit) {
+                throw InputError("unpaired surrogate in \\u escape", line: escapeMark.line, column: escapeMark.column)
+            }
+        default:
+            throw InputError(
+                "invalid escape '\\\(Character(Unicode.Scalar(byte)))' in a string", line: escapeMark.line,
+                column: escapeMark.column)
+        }
+    }
+
+    mutating func hexQuad(_ escapeMark: Mark) throws(InputError) -> UInt16 {
+        guard offset + 4 <= bytes.count else {
+            throw InputError("\\u must be followed by four hex digits", line: escapeMark.line, column: escapeMark.column)
+        }
+        var value: UInt16 = 0
+        for _ in 0..<4 {
+            guard let digit = Self.hexValue(bytes[offset]) else {
+                throw InputError(
+                    "\\u must be followed by four hex digits", line: escapeMark.line, column: escapeMark.column)
+            }
+            value = value << 4 | UInt16(digit)
+            offset += 1
+        }
+        return value
+    }
+
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// Validates one multi-byte UTF-8 sequence (no overlong forms, surrogates or values past U+10FFFF).
+    mutating func scanUTF8Sequence() throws(InputError) {
+        let lead = bytes[offset]
+        let length: Int
+        var lowest: UInt8 = 0x80, highest: UInt8 = 0xBF  // the allowed range of the second byte
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; lowest = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; highest = 0x9F
+        case 0xF0: length = 4; lowest = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; highest = 0x8F
+        default: throw error("invalid UTF-8 in a string")
+        }
+        guard offset + length <= bytes.count else { throw error("invalid UTF-8 in a string") }
+        guard (lowest...highest).contains(bytes[offset + 1]) else { throw error("invalid UTF-8 in a string") }
+        for index in (offset + 2)..<(offset + length) where bytes[index] & 0xC0 != 0x80 {
+            throw error("invalid UTF-8 in a string")
+        }
+        offset += length
+        continuationBytes += length - 1
+    }
+
+    /// Decodes the escapes of a validated string body.
+    static func decodeEscapes(_ raw: UnsafeBufferPointer<UInt8>) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(raw.count)
+        var index = 0
+        func hexQuad(at start: Int) -> UInt32 {
+            var value: UInt32 = 0
+            for i in start..<min(start + 4, raw.count) { value = value << 4 | UInt32(hexValue(raw[i]) ?? 0) }
+            return value
+        }
+        func appendScalar(_ value: UInt32) {
+            // Validated by readStringToken; U+FFFD keeps this total without trusting that.
+            UTF8.encode(Unicode.Scalar(value) ?? "\u{FFFD}") { output.append($0) }
+        }
+        while index < raw.count {
+            let byte = raw[index]
+            guard byte == UInt8(ascii: "\\"), index + 1 < raw.count else {
+                output.append(byte)
+                index += 1
+                continue
+            }
+            let escaped = raw[index + 1]
+            index += 2
+            switch escaped {
+            case UInt8(ascii: "b"): output.append(0x08)
+            case UInt8(ascii: "f"): output.append(0x0C)
+            case UInt8(ascii: "n"): output.append(0x0A)
+            case UInt8(ascii: "r"): output.append(0x0D)
+            case UInt8(ascii: "t"): output.append(0x09)
+            case UInt8(ascii: "u"):
+                var unit = hexQuad(at: index)
+                index += 4
+                if UTF16.isLeadSurrogate(UInt16(truncatingIfNeeded: unit)), index + 6 <= raw.count,
+                    raw[index] == UInt8(ascii: "\\")
+                {
+                    let trail = hexQuad(at: index + 2)
+                    unit = 0x10000 + ((unit - 0xD800) << 10) + (trail &- 0xDC00)
+                    index += 6
+                }
+                appendScalar(unit)
+            default: output.append(escaped)  // \" \\ \/
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}

@@ -1,0 +1,27 @@
+import GeofenceKit
+
+extension SampleDecoder {
+    /// Decodes one NDJSON line such as `{"device":"bus-17","lat":25.0478,"lon":121.517,"time":"2026-11-21T08:00:00Z"}`.
+    /// - Parameter lineNumber: the line's number in its input, for the error.
+    public static func decodeNDJSON(line: ArraySlice<UInt8>, lineNumber: Int) throws(SampleDecodingError)
+        -> LocationSample
+    {
+        try line.withUnsafeBufferPointer { bytes throws(SampleDecodingError) in
+            try decodeNDJSON(line: bytes, lineNumber: lineNumber)
+        }
+    }
+
+    /// Decodes one NDJSON line from a buffer that stays valid for the duration of the call.
+    public static func decodeNDJSON(line: UnsafeBufferPointer<UInt8>, lineNumber: Int) throws(SampleDecodingError)
+        -> LocationSample
+    {
+        var scanner = JSONScanner(line, firstLine: lineNumber)
+        var fields = NDJSONFields()
+        do throws(InputError) {
+            try fields.scan(&scanner)
+        } catch {
+            throw SampleDecodingError(reason: .malformed, error: error)
+        }
+        return try fields.sample(scanner, lineNumber: lineNumber)
+    }
+}

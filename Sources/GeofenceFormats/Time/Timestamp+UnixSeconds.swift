@@ -1,0 +1,107 @@
+// Unix seconds (`1795248001.5`) read exactly, in decimal, without going through a `Double`.
+
+import GeofenceKit
+
+extension Timestamp {
+    /// Parses Unix seconds written as a JSON number's text (`1795248001.5`, `-12`, `1.7952480015e9`), exactly.
+    ///
+    /// The digits are converted in decimal, never through a `Double`, so `1795248001.000001` keeps its last
+    /// microsecond; more fraction digits are rounded half away from zero (as ``Timestamp/init(seconds:)`` does).
+    /// A leading `+` and leading zeros are tolerated for CSV files; the result must lie in ``textRange``.
+    /// - Throws: ``InputError`` whose message says what is wrong; the caller adds line, column and field.
+    public static func parseUnixSeconds(_ text: UnsafeBufferPointer<UInt8>) throws(InputError) -> Timestamp {
+        switch unixMicroseconds(text) {
+        case .microseconds(let microseconds):
+            return Timestamp(microseconds: microseconds)
+        case .notANumber:
+            throw InputError("\(quoted(text)) is not a number of Unix seconds")
+        case .outOfRange:
+            throw InputError(
+                "Unix time \(quoted(text)) is outside years 0000–9999 (milliseconds sent as seconds?)")
+        }
+    }
+
+    /// Parses Unix seconds from text; see ``parseUnixSeconds(_:)-(UnsafeBufferPointer<UInt8>)``.
+    public static func parseUnixSeconds(_ text: String) throws(InputError) -> Timestamp {
+        var text = text
+        let result = text.withUTF8 { bytes -> Result<Timestamp, InputError> in
+            do throws(InputError) { return .success(try parseUnixSeconds(bytes)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    private enum UnixSecondsValue {
+        case microseconds(Int64)
+        case notANumber
+        case outOfRange
+    }
+
+    /// The exact microseconds of a decimal number of seconds, if it is one and lies in ``textRange``.
+    private static func unixMicroseconds(_ text: UnsafeBufferPointer<UInt8>) -> UnixSecondsValue {
+        var index = 0
+        let count = text.count
+        var negative = false
+        if index < count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
+            negative = text[index] == UInt8(ascii: "-")
+            index += 1
+        }
+        let integerStart = index
+        while index < count, isDigit(text[index]) { index += 1 }
+        let integerEnd = index
+        guard integerEnd > integerStart else { return .notANumber }
+        var fractionStart = index
+        var fractionEnd = index
+        if index < count, text[index] == UInt8(ascii: ".") {
+            index += 1
+            fractionStart = index
+            while index < count, isDigit(text[index]) { index += 1 }
+            fractionEnd = index
+            guard fractionEnd > fractionStart else { return .notANumber }
+        }
+        var exponent = 0
+        if index < count, text[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            var exponentNegative = false
+            if index < count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
+                exponentNegative = text[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            let exponentStart = index
+            while index < count, isDigit(text[index]) {
+                // Clamped: beyond a million digits of shift the value is zero or out of range either way.
+                exponent = min(exponent * 10 + Int(text[index] &- UInt8(ascii: "0")), 1_000_000)
+                index += 1
+            }
+            guard index > exponentStart else { return .notANumber }
+            if exponentNegative { exponent = -exponent }
+        }
+        guard index == count else { return .notANumber }
+
+        // The digits d0 d1 … (integer then fraction digits) are worth d_i × 10^(shift − 1 − i) microseconds:
+        // the first `shift` digits are whole microseconds, the next one decides the rounding.
+        let integerCount = integerEnd - integerStart
+        let digitCount = integerCount + (fractionEnd - fractionStart)
+        func digit(_ i: Int) -> Int64 {
+            let byte = i < integerCount ? text[integerStart + i] : text[fractionStart + i - integerCount]
+            return Int64(byte &- UInt8(ascii: "0"))
+        }
+        let shift = integerCount + exponent + 6
+        // Above every in-range value (2.5e17) and at most Int64.max / 10, so `value * 10 + 9` cannot overflow.
+        let limit: Int64 = 500_000_000_000_000_000
+        var value: Int64 = 0
+        for i in 0..<min(max(shift, 0), digitCount) {
+            value = value * 10 + digit(i)
+            guard value < limit else { return .outOfRange }
+        }
+        if shift > digitCount, value != 0 {
+            for _ in 0..<(shift - digitCount) {
+                value *= 10
+                guard value < limit else { return .outOfRange }
+            }
+        }
+        if shift >= 0, shift < digitCount, digit(shift) >= 5 { value += 1 }
+        let microseconds = negative ? -value : value
+        guard textRange.contains(Timestamp(microseconds: microseconds)) else { return .outOfRange }
+        return .microseconds(microseconds)
+    }
+}
