@@ -17,7 +17,6 @@ public struct LocationFilter: Sendable {
     private var noise: [SplitMix64] = []
     /// Per-axis standard deviation of the noise: 68 % of a 2-D normal lies within 1.5096 σ of its centre.
     private let sigma: Double
-    private static let noisePurpose: UInt64 = 4
 
     public init(settings: LocationFilterSettings, seed: UInt64, stride: Int = 1) {
         self.settings = settings
@@ -77,7 +76,7 @@ public struct LocationFilter: Sendable {
             lastLongitude.append(.nan)
             lastTime.append(.min)
             let device = UInt64(newRow) * UInt64(stride) + UInt64(residue)
-            noise.append(SplitMix64(seed: seed, stream: device, purpose: Self.noisePurpose))
+            noise.append(SplitMix64(seed: seed, stream: device, purpose: .positionNoise))
         }
     }
 

@@ -36,12 +36,10 @@ public struct AuthorizationMix: Sendable, Equatable {
     /// Whether any device is not `always`.
     public var isActive: Bool { whenInUse > 0 || denied > 0 }
 
-    static let purpose: UInt64 = 6
-
     /// The status of device `d`.
     public func status(ofDevice device: Int32, seed: UInt64) -> AuthorizationStatus {
         guard isActive else { return .always }
-        var rng = SplitMix64(seed: seed, stream: UInt64(device), purpose: Self.purpose)
+        var rng = SplitMix64(seed: seed, stream: UInt64(device), purpose: .authorization)
         let total = always + whenInUse + denied
         let draw = rng.unit() * total
         if draw < denied { return .denied }
@@ -59,7 +57,7 @@ struct ForegroundSchedule: Sendable {
     private let background: Double
 
     init(mix: AuthorizationMix, seed: UInt64, device: Int32, start: Int64) {
-        rng = SplitMix64(seed: seed, stream: UInt64(device), purpose: AuthorizationMix.purpose + 100)
+        rng = SplitMix64(seed: seed, stream: UInt64(device), purpose: .appState)
         foreground = max(mix.foregroundSeconds, 1e-3)
         background = max(mix.backgroundSeconds, 1e-3)
         // Start in the foreground with the long-run share of time spent there.

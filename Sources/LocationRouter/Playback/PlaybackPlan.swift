@@ -13,7 +13,6 @@ public struct PlaybackPlan: Sendable {
     /// The time of the last sample of any device (µs): where the clock stops at the end, for every lane and
     /// every partition alike, so timers due after a device's last sample fire the same way in all of them.
     public private(set) var endTime: Int64 = .min
-    private static let purpose: UInt64 = 5
 
     public init(traces: [Trace], configuration: PlaybackConfiguration, seed: UInt64) {
         self.configuration = configuration
@@ -29,7 +28,7 @@ public struct PlaybackPlan: Sendable {
 
     /// When device `d` starts and how far it is displaced (metres north, east).
     public func placement(ofDevice device: Int32) -> (start: Timestamp, north: Double, east: Double) {
-        var rng = SplitMix64(seed: seed, stream: UInt64(device), purpose: Self.purpose)
+        var rng = SplitMix64(seed: seed, stream: UInt64(device), purpose: .playbackJitter)
         let ordinal = Int(device) / max(1, timelines.count)
         var delay = Double(ordinal) * configuration.stagger
         if configuration.timeJitter > 0 { delay += rng.unit() * configuration.timeJitter }

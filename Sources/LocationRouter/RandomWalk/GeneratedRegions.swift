@@ -8,7 +8,6 @@ import GeofenceKit
 public struct GeneratedRegions: Sendable {
     public let configuration: GeneratedRegionsConfiguration
     public let seed: UInt64
-    private static let purpose: UInt64 = 3
 
     public init(configuration: GeneratedRegionsConfiguration, seed: UInt64) {
         self.configuration = configuration
@@ -17,7 +16,7 @@ public struct GeneratedRegions: Sendable {
 
     public func regions(ofDevice device: Int32, around latitude: Double, _ longitude: Double) -> [MonitoredRegion] {
         guard configuration.perDevice > 0 else { return [] }
-        var rng = SplitMix64(seed: seed, stream: UInt64(device), purpose: Self.purpose)
+        var rng = SplitMix64(seed: seed, stream: UInt64(device), purpose: .generatedRegions)
         return (0..<configuration.perDevice).map { k in
             let center = GeoMotion.offset(latitude, longitude, withinDisc: configuration.maxDistance, using: &rng)
             let radius = rng.uniform(configuration.radius)

@@ -15,10 +15,6 @@ public struct RandomWalkPlan: Sendable {
     /// (``SphericalWalkStep``).
     let isPlanar: Bool
 
-    private enum Purpose: UInt64 {
-        case start = 1, walk = 2  // 3: GeneratedRegions, 4: LocationFilter
-    }
-
     public init(configuration: RandomWalkConfiguration, seed: UInt64) {
         self.configuration = configuration
         self.seed = seed
@@ -33,7 +29,7 @@ public struct RandomWalkPlan: Sendable {
 
     /// Where a device starts, how fast it moves (m/s) and its initial heading (radians from north).
     public func start(ofDevice device: Int32) -> (latitude: Double, longitude: Double, speed: Double, heading: Double) {
-        var rng = SplitMix64(seed: seed, stream: UInt64(device), purpose: Purpose.start.rawValue)
+        var rng = SplitMix64(seed: seed, stream: UInt64(device), purpose: .walkStart)
         let (latitude, longitude) = GeoMotion.offset(
             configuration.center.latitude, configuration.center.longitude, withinDisc: configuration.areaRadius,
             using: &rng)
@@ -44,7 +40,7 @@ public struct RandomWalkPlan: Sendable {
 
     /// The generator for the device's heading noise along its walk.
     func walkGenerator(ofDevice device: Int32) -> SplitMix64 {
-        SplitMix64(seed: seed, stream: UInt64(device), purpose: Purpose.walk.rawValue)
+        SplitMix64(seed: seed, stream: UInt64(device), purpose: .walkSteps)
     }
 
     /// The regions a device monitors: `perDevice` circles near its start (see ``GeneratedRegions``).

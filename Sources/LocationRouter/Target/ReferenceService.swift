@@ -49,7 +49,7 @@ public final class ReferenceService: Sendable {
         let catalog = RegionCatalog(regions: regions)
         let registry = registry
         let monitor = MonitorState(settings: settings, seed: seed, regions: { catalog.regions(forDevice: registry.name(of: $0)) })
-        state = Mutex(State(monitor: monitor, rng: SplitMix64(seed: seed, stream: 0, purpose: 11)))
+        state = Mutex(State(monitor: monitor, rng: SplitMix64(seed: seed, stream: 0, purpose: .referenceService)))
         regionNames = .listed(catalog.identifiers)
         poster = HTTPPoster(url: webhook, connections: 1)
         self.drop = drop
