@@ -28,81 +28,19 @@ enum HelpText {
 
         """
 
-    static let run = """
+    /// `run --help`: its OPTIONS are written from ``RunOption/all``, so every option is listed as it is read.
+    static var run: String { runHead + RunOption.helpSection + "\n" + runTail }
+
+    private static let runHead = """
         OVERVIEW: Run a simulation: source → region monitors → notification dispatcher.
 
         USAGE: location-router run [<options>]
 
         OPTIONS:
-          --config <path>         The scenario file (default: ./config.json when it exists, else the
-                                  same defaults built in).
-          --source <kind>         random-walk | stdin | stdin:ndjson | stdin:csv (stdin: the format is
-                                  detected from the first line) | gpx:PATH[,PATH...] (play GPX files)
-                                  | route:LAT,LON;LAT,LON[;...] (a route at --speed).
-          --regions <path>        Regions from a GeoJSON FeatureCollection (required for stdin sources;
-                                  otherwise regions are generated around each device). Polygons across
-                                  ±180° are split there; a ring around a pole encloses it (warnings say so).
-          --devices <n>           Simulated devices (random walk, GPX and route playback).
-          --duration <seconds>    Simulated seconds of random walk.
-          --interval <seconds>    Seconds between two samples of a device.
-          --speed <m/s>           Playback speed of routes and of GPX legs without times.
-          --sample-distance <m>   Sample routes every <m> metres instead of every interval.
-          --stagger <seconds>     The k-th device playing a file starts k × <seconds> later.
-          --time-jitter <s>       Seeded extra start delay per playing device, up to <s> seconds.
-          --position-jitter <m>   Seeded constant displacement per playing device, up to <m> metres.
-          --distance-filter <m>   Report a sample only after moving <m> metres (Core Location's).
-          --significant-change    Coarse updates: after ≥ 500 m, at most one per 5 minutes.
-          --accuracy <m>          Seeded position noise with a 68 % radius of <m> metres.
-          --profile <name>        Monitoring profile: exact | ios | android.
-          --initial-trigger <t>   What a region registered while inside reports: none, or state, enter,
-                                  dwell joined by commas (default: the profile's).
-          --buffer <m>            Hysteresis: metres past the boundary before a transition counts.
-          --confirmation <s>      Hysteresis: seconds the device must stay past the buffer.
-          --loitering-delay <s>   Seconds inside before a dwell event.
-          --authorization <s>     Shares of devices per status: always=0.8,whenInUse=0.15,denied=0.05.
-          --compare-profiles <l>  Run the same input through exact and these profiles (e.g. ios,android)
-                                  and report the events each one missed, added or delayed.
-          --events <path|->       Write events as NDJSON to a file, or '-' for standard output.
-          --no-events             Count events without writing them.
-          --webhook <url>         Also POST events to an http(s) URL, in JSON-array batches, with retries;
-                                  each event ends delivered (2xx) or in the dead-letter file.
-          --dead-letter <path>    Where undeliverable webhook batches go (default:
-                                  webhook-dead-letter.ndjson).
-          --report <path|->       Write the JSON report to a file, or '-' for standard output. A regular
-                                  file is replaced atomically; a device or FIFO is written in place.
-          --no-report             Write no JSON report (overrides config.json's "report").
-          --html <path>           Also write the report as one self-contained HTML page: summary and
-                                  thresholds, a map of regions and sampled tracks, time series, the
-                                  latency histogram, profiles side by side (no script, nothing fetched).
-          --state <path>          Save device state at the end; restore it at the start when it exists.
-          --snapshot-interval <s> Also save the state every <s> wall-clock seconds.
-          --drain-timeout <s>     After SIGINT/SIGTERM/SIGHUP, seconds the drain may take before a partial
-                                  report is written and the run exits (default 30).
-          --seed <n>              Seed of the random walk (same seed, same events).
-          --pace <pace>           max | realtime | a factor of simulated seconds per second.
-          --shards <n>            Monitor shards (default: one per active core).
-          --on-bad-input <p>      skip (count and report bad lines; default) | fail (exit 65).
-          --threshold <expr>      Pass/fail condition on the report, METRIC OP NUMBER (repeatable; replaces
-                                  the config's thresholds), e.g. 'latencyMs.p99 < 5', 'dropped == 0'.
-          --ground-truth <path|-> Write the exact truth of the input as NDJSON events: every boundary
-                                  crossing at its interpolated time, pass-throughs between two samples
-                                  included.
-          --score                 Score the run's events against that truth (recall, precision, missed,
-                                  spurious, latency): the report's 'score' object, thresholds 'score.*'.
-          --score-tolerance <s>   How late an event may be and still match its truth event (default 600).
-          --target <url>          Drive a geofence service under test: POST the samples to <url> as NDJSON
-                                  batches (in order per device, paced by --pace) and score the events it
-                                  posts back to --listen: the report's 'target' object.
-          --listen <host:port>    Where the service posts its events: POST /events, NDJSON or a JSON array.
-          --target-batch <n>      Samples per request (default 500; also sent every 100 ms).
-          --listen-grace <s>      Seconds to wait for late events after the input ends (default 10).
-          --quiet                 Print neither progress nor the summary (failed thresholds still are).
-          --partition <I/N>       Simulate only partition I of N (0 ≤ I < N ≤ 65536), for running one test
-                                  as N processes: generated device d is partition d mod N's; a stream's
-                                  device is partition FNV-1a-64(UTF-8 id) mod N's. Same config and seed
-                                  everywhere; combine the reports with 'location-router merge'.
-          -h, --help              Show help information.
 
+        """
+
+    private static let runTail = """
         EXIT STATUS:
           0 success, 64 usage error, 65 invalid input, 66 input missing or unreadable,
           74 output error, 99 a threshold was not met; after a signal, 130 (SIGINT, Ctrl-C), 143 (SIGTERM)

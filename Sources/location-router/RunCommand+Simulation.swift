@@ -1,0 +1,83 @@
+import Foundation
+import GeofenceKit
+import LocationRouter
+
+/// Turning the scenario into what the pipeline runs: its configuration (reading regions and GPX files), the
+/// webhook sink, and the exit status of a failed run.
+extension RunCommand {
+    func makeWebhook() throws(CommandError) -> WebhookSink? {
+        guard let url = scenario.webhookURL else { return nil }
+        let settings = scenario.webhook
+        do {
+            var backoff = WebhookBackoff()
+            backoff.seed = scenario.seed
+            let configuration = try WebhookConfiguration(
+                url: URL(string: url) ?? URL(fileURLWithPath: url), batchSize: settings.batchSize, linger: settings.linger,
+                concurrency: settings.concurrency, timeout: settings.timeout, maxAttempts: settings.maxAttempts,
+                backoff: backoff, deadLetterPath: settings.deadLetter, gracePeriod: settings.gracePeriod)
+            return WebhookSink(configuration: configuration)
+        } catch {
+            throw .usage("The value '\(url)' is invalid for '--webhook <url>': \(error)")
+        }
+    }
+
+    func simulationConfiguration() throws(CommandError) -> SimulationConfiguration {
+        var regions: [Region]?
+        if let path = scenario.regionsFile {
+            var warnings: [InputError] = []
+            var decoded: [Region] = []
+            try Files.regions(path, warnings: &warnings) { decoded.append($0) }
+            for warning in warnings { console.err("warning: \(warning.in(file: path))\n") }
+            regions = decoded
+        }
+        let source: SimulationConfiguration.Source
+        // Regions each device will monitor, for the memory estimate.
+        let slots = scenario.settings.slotLimit
+        let monitored = min(slots, regions.map(\.count) ?? scenario.walk.regions.perDevice)
+        switch scenario.source {
+        case .randomWalk:
+            try Self.checkMemory(devices: scenario.partition.deviceCount(of: scenario.walk.devices), regions: monitored)
+            source = .randomWalk(scenario.walk)
+        case .route(let text):
+            try Self.checkMemory(devices: scenario.partition.deviceCount(of: scenario.playback.devices), regions: monitored)
+            do {
+                source = .playback([try Trace.route(text)], scenario.playback)
+            } catch {
+                throw .usage("The value 'route:\(text)' is invalid for '--source <kind>': \(error)")
+            }
+        case .gpx(let paths):
+            try Self.checkMemory(devices: scenario.partition.deviceCount(of: scenario.playback.devices), regions: monitored)
+            var traces: [Trace] = []
+            for path in paths { traces.append(try GPXFiles.trace(path: path, console: console)) }
+            source = .playback(traces, scenario.playback)
+        case .stdin(let format):
+            guard regions != nil else {
+                throw .usage("A stdin source needs regions: pass '--regions <path>' (a GeoJSON FeatureCollection)")
+            }
+            let console = console
+            let reported = RejectionPrinter(console: console)
+            var input = SampleInput.standardInput(format: format, failOnBadInput: scenario.failOnBadInput)
+            input.maxDevices = min(input.maxDevices, MemoryBudget.maxDevices(regions: monitored))
+            input.onRejection = { reported.print($0) }
+            source = .samples(input)
+        }
+        var configuration = SimulationConfiguration(
+            source: source, regions: regions, settings: scenario.settings, profile: scenario.profile,
+            seed: scenario.seed, shards: scenario.shards ?? SimulationConfiguration.defaultShardCount,
+            batchSize: scenario.batchSize, creditsPerShard: scenario.credits, pace: scenario.pace,
+            filters: scenario.filters)
+        configuration.partition = scenario.partition
+        return configuration
+    }
+
+    static func commandError(for error: any Error) -> CommandError {
+        switch error {
+        case let error as BadInputError: CommandError(.invalidInput, error.description)
+        case let error as InputReadError: CommandError(.inputMissing, error.description)
+        case let error as SinkError: CommandError(.outputFailed, error.description)
+        case let error as InputError: CommandError(.invalidInput, error.description)
+        case let error as CommandError: error
+        default: CommandError(.invalidInput, "\(error)")
+        }
+    }
+}
