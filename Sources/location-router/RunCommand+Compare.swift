@@ -52,16 +52,18 @@ extension RunCommand {
             if !scores.isEmpty { console.out(Self.scoreTable(scores)) }
         }
         if scenario.report != nil || htmlPath != nil {
-            // Each profile's own report, without the page's data (the page draws the baseline's).
+            // The baseline's report, with the comparison and each profile's own report (without the page's data:
+            // the page draws the baseline's) as members of its own.
             let perProfile = runs.map { run in
                 var report = run.report
                 report.recording = nil
-                return "\"\(run.profile.rawValue)\":" + report.json.trimmingCharacters(in: .newlines)
+                return (key: run.profile.rawValue, json: RunReport.jsonObject(report.jsonMembers).trimmingCharacters(in: .newlines))
             }
-            var json = runs[0].report.json.trimmingCharacters(in: .whitespacesAndNewlines)
-            json.removeLast()  // the closing brace of the baseline's report
-            json += ",\"comparison\":" + ProfileComparison.json(comparisons).trimmingCharacters(in: .newlines)
-            json += ",\"profiles\":{" + perProfile.joined(separator: ",") + "}}\n"
+            let json = RunReport.jsonObject(
+                runs[0].report.jsonMembers + [
+                    (key: "comparison", json: ProfileComparison.json(comparisons).trimmingCharacters(in: .newlines)),
+                    (key: "profiles", json: RunReport.jsonObject(perProfile).trimmingCharacters(in: .newlines)),
+                ])
             if let path = scenario.report { try Files.write(json, to: path, console: console) }
             if let htmlPath { try ReportHTML.write(reportJSON: json, to: htmlPath, console: console) }
         }

@@ -1,0 +1,79 @@
+import Foundation
+import GeofenceKit
+import Testing
+@testable import LocationRouter
+
+/// The report's table of fields: every metric a threshold can name is in the JSON report with the value the
+/// threshold sees, and the summary's rows come from the same table.
+struct ReportFieldTableTests {
+    static func report() -> RunReport {
+        var webhook = WebhookStatistics()
+        webhook.delivered = 230
+        webhook.deliveredRequests = 12
+        webhook.retries = 3
+        webhook.deadLettered = 3
+        webhook.failedRequests = 4
+        webhook.latency.record(41_000_000, times: 12)
+        return ThresholdTests.report(webhook: webhook)
+    }
+
+    /// The number at a dotted path of the JSON report (`webhook.latencyMs.p99`).
+    static func number(at path: String, in json: [String: Any]) -> Double? {
+        var node: Any = json
+        for part in path.split(separator: ".") {
+            guard let object = node as? [String: Any], let next = object[String(part)] else { return nil }
+            node = next
+        }
+        return (node as? NSNumber)?.doubleValue
+    }
+
+    @Test func everyThresholdMetricIsInTheJSONReportWithTheValueTheThresholdSees() throws {
+        let report = Self.report()
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
+        // Score and target metrics need a scored run (tested in ScoreCommandTests and TargetRunTests).
+        let paths = ThresholdMetric.known.filter { !$0.hasPrefix("score.") && !$0.hasPrefix("target.") }
+        #expect(paths.count > 40)
+        for path in paths {
+            let metric = try #require(ThresholdMetric(path: path))
+            let seen = try #require(metric.value(in: report), "no value for \(path)")
+            let written = try #require(Self.number(at: path, in: json), "\(path) missing from the JSON report")
+            #expect(seen == written, "\(path)")
+        }
+    }
+
+    @Test func everyThresholdPathBelongsToAFieldThatWritesIt() {
+        let keys = Set(RunReport.fields.flatMap { $0.json(Self.report()) }.map(\.0))
+        for path in ThresholdMetric.known {
+            let top = String(path.split(separator: ".")[0])
+            #expect(keys.contains(top) || top == "score" || top == "target", "\(path)")
+        }
+        #expect(ThresholdMetric.known.contains("score.recall"))
+        #expect(ThresholdMetric.known.contains("target.latencyMs.p99"))
+    }
+
+    @Test func theSummaryRowsComeFromTheFieldsInTheirOwnOrder() {
+        var report = Self.report()
+        report.suppressed = ["background": 4]
+        let rows = report.summaryRows(eventsDestination: "-")
+        #expect(rows.map(\.label) == [
+            "devices", "regions", "updates", "throughput", "events", "suppressed", "failed", "delivered", "rejected",
+            "latency ms", "webhook", "peak memory",
+        ])
+        #expect(rows.first { $0.label == "delivered" }?.text == "233 to stdout, dropped 0")
+        #expect(rows.first { $0.label == "webhook" }?.text == "230 delivered in 12 requests, 3 retries, 3 dead-lettered")
+    }
+
+    @Test func rowsWithNothingToSayAreLeftOut() {
+        var report = ThresholdTests.report()
+        report.failures = [:]
+        let labels = report.summaryRows(eventsDestination: nil).map(\.label)
+        #expect(!labels.contains("failed") && !labels.contains("suppressed") && !labels.contains("webhook"))
+    }
+
+    @Test func theReportIsItsMembersAsOneObject() {
+        let report = Self.report()
+        #expect(RunReport.jsonObject(report.jsonMembers) == report.json)
+        let extended = RunReport.jsonObject(report.jsonMembers + [(key: "extra", json: "1")])
+        #expect(extended.hasSuffix(",\"extra\":1}\n"))
+    }
+}
