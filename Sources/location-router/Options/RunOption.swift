@@ -25,7 +25,7 @@ struct RunOption: Sendable {
     /// Reads the option's key (its last component) from the object holding it, when present.
     let applyConfig: (@Sendable (inout Scenario, inout JSONObjectReader, String) throws(InputError) -> Void)?
 
-    /// `--devices <n>`, as help and errors write it.
+    /// `--devices <n>`, as the help page writes it.
     var synopsis: String {
         [flag ?? key ?? "", placeholder].compactMap { $0 }.joined(separator: " ")
     }
@@ -114,8 +114,8 @@ extension RunOption {
     static var helpSection: String {
         var lines: [String] = []
         for option in all {
-            guard let flag = option.flag, !option.help.isEmpty else { continue }
-            let synopsis = [flag, option.placeholder].compactMap { $0 }.joined(separator: " ")
+            guard option.flag != nil, !option.help.isEmpty else { continue }
+            let synopsis = option.synopsis
             let field = synopsis.count < 24 ? synopsis.padding(toLength: 24, withPad: " ", startingAt: 0) : synopsis + " "
             lines.append("  " + field + option.help[0])
             lines += option.help.dropFirst().map { String(repeating: " ", count: 26) + $0 }
