@@ -1,4 +1,4 @@
-/// Exit statuses, as INTERFACES.md promises them (BSD sysexits where one fits).
+/// Exit statuses, as docs/interfaces.md promises them (BSD sysexits where one fits).
 enum ExitCode: Int32 {
     case success = 0
     case usage = 64

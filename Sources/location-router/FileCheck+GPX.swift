@@ -9,7 +9,7 @@ extension FileCheck {
 
     /// Checks a GPX file, streaming it in 1 MiB chunks so that its size never matters.
     ///
-    /// Facts are those of INTERFACES.md: `version`, the counts (including refused points, which are also listed
+    /// Facts are those of docs/interfaces.md: `version`, the counts (including refused points, which are also listed
     /// as errors), `bounds` of the valid points, and the first and last valid track points. After a fatal error
     /// (not XML, truncated…) the counts are those read before it.
     static func checkGPX(path: String) -> FileCheck {

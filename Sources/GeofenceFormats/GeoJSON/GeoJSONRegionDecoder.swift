@@ -2,7 +2,7 @@ import GeofenceKit
 
 /// Decodes a GeoJSON `FeatureCollection` (RFC 7946) into regions, one per feature, in file order.
 ///
-/// The format is the one in INTERFACES.md: the identifier is the feature's `id` (string or number) or else
+/// The format is the one in docs/interfaces.md: the identifier is the feature's `id` (string or number) or else
 /// `properties.id`, required and unique; a `Point` with `properties.radius` (metres) is a circle; a `Polygon`
 /// (outer ring, then holes) or `MultiPolygon` is a polygon; `properties.devices`, `notifyOnEntry`,
 /// `notifyOnExit`, `notifyOnDwell`, `loiteringDelay`, `bufferDistance` and `confirmationTime` (this region's
