@@ -47,13 +47,14 @@ public struct SourceSummary: Sendable {
 
 /// The first stage: produces ``LocationBatch``es and routes each device's samples to its shard.
 ///
-/// Device `d` goes to shard `d % shardCount`. Before each send the source takes a credit from that shard's
-/// ``CreditGate``, so it never runs more than the gate's capacity ahead of a monitor. When the input ends it
-/// finishes every shard's stream, which lets the later stages drain.
-public actor LocationSource {
+/// Device `d` goes to shard `d % shardCount`. Each shard's ``BoundedChannel`` holds the source back when full, so
+/// it never runs more than the channel's capacity ahead of a monitor. When the input ends it finishes every
+/// shard's channel, which lets the later stages drain.
+///
+/// A plain value: it holds only its configuration; ``run()`` keeps its state in local variables and child tasks.
+public struct LocationSource: Sendable {
     private let kind: SourceKind
-    private let outputs: [AsyncStream<LocationBatch>.Continuation]
-    private let credits: [CreditGate]
+    private let outputs: [BoundedChannel<LocationBatch>]
     private let batchSize: Int
     private let pace: Pace
     private let filter: LocationFilterSettings
@@ -66,16 +67,15 @@ public actor LocationSource {
     ///   - seed: the seed of the noise for sample streams (the random walk and playback use their plan's).
     ///   - partition: the devices to produce; the others are skipped (see ``Partition``).
     public init(
-        kind: SourceKind, outputs: [AsyncStream<LocationBatch>.Continuation], credits: [CreditGate],
+        kind: SourceKind, outputs: [BoundedChannel<LocationBatch>],
         batchSize: Int, pace: Pace, filter: LocationFilterSettings = .init(), seed: UInt64 = 0, stop: StopSignal? = nil,
         partition: Partition = .whole
     ) {
         self.stop = stop
         self.partition = partition
-        precondition(outputs.count == credits.count && !outputs.isEmpty, "one gate per shard")
+        precondition(!outputs.isEmpty, "one channel per shard")
         self.kind = kind
         self.outputs = outputs
-        self.credits = credits
         self.batchSize = max(1, batchSize)
         self.pace = pace
         self.filter = filter
@@ -85,7 +85,7 @@ public actor LocationSource {
     /// Time steps of one device generated back to back by the random walk at full speed.
     static let stepsPerVisitAtFullSpeed = 16
 
-    /// Produces every sample, then finishes the shards' streams (also when it throws).
+    /// Produces every sample, then finishes the shards' channels (also when it throws).
     public func run() async throws -> SourceSummary {
         defer { for output in outputs { output.finish() } }
         switch kind {
@@ -110,14 +110,8 @@ public actor LocationSource {
             var reader = SampleStreamRouter(
                 input: input, shardCount: outputs.count, batchSize: batchSize, pace: pace, filter: filter, seed: seed,
                 stop: stop, partition: partition)
-            return try await reader.run(send: send)
+            return try await reader.run { [outputs] batch, shard in try await outputs[shard].send(batch) }
         }
-    }
-
-    /// Sends `batch` to shard `shard` once it has a credit.
-    private nonisolated func send(_ batch: LocationBatch, to shard: Int) async throws {
-        try await credits[shard].acquire()
-        outputs[shard].yield(batch)
     }
 
     /// Runs one lane per shard in parallel: lanes are independent, so generation uses every core too.
@@ -128,6 +122,7 @@ public actor LocationSource {
         let batchSize = batchSize
         let pace = pace
         let stop = stop
+        let outputs = outputs
         return try await withThrowingTaskGroup(of: SourceSummary.self) { group in
             for shard in 0..<shardCount {
                 group.addTask {
@@ -147,7 +142,7 @@ public actor LocationSource {
                         // An empty batch is only worth sending at the end, for its final watermark.
                         guard !batch.isEmpty || lane.isFinished else { continue }
                         summary.noteTimes(of: batch)
-                        try await self.send(batch, to: shard)
+                        try await outputs[shard].send(batch)
                     }
                     summary.filtered = lane.filteredCount
                     summary.read = summary.samples + summary.filtered

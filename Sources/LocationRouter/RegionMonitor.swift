@@ -17,8 +17,8 @@ public struct ShardSummary: Sendable {
 /// One shard of the monitoring stage: the thin owner of a ``MonitorState`` for a fixed subset of devices.
 ///
 /// A device always lives in the same shard, so its samples are evaluated in order without locks, and the
-/// shards together use every core. Batches come in from the source and go out to the dispatcher, each hop
-/// gated by a ``CreditGate``.
+/// shards together use every core. Batches come in from the source and go out to the dispatcher, each hop a
+/// ``BoundedChannel``.
 public actor RegionMonitor {
     private var state: MonitorState
     private let progress: PipelineProgress?
@@ -45,17 +45,14 @@ public actor RegionMonitor {
 
     /// Evaluates every batch until the input finishes.
     ///
-    /// Returns the input credit as soon as a batch is evaluated and takes an output credit before sending its
-    /// events on, so back-pressure from the dispatcher reaches the source. A snapshot cut (which came without a
-    /// credit) is answered with this shard's state, in order with its events.
-    public func run(
-        _ input: AsyncStream<LocationBatch>, inputCredits: CreditGate,
-        output: AsyncStream<EventBatch>.Continuation, outputCredits: CreditGate
-    ) async throws -> ShardSummary {
+    /// A batch's input credit returns when the monitor asks for the next batch, after its events are sent on; a send
+    /// waits while the dispatcher's channel is full, so back-pressure from the dispatcher reaches the source. A
+    /// snapshot cut (which came without a credit) is answered with this shard's state, in order with its events.
+    public func run(_ input: BoundedChannel<LocationBatch>, output: BoundedChannel<EventBatch>) async throws -> ShardSummary {
         var emitted = 0
-        for await batch in input {
+        for try await batch in input {
             if batch.isSnapshotCut {
-                try await sendState(isFinal: false, output: output, credits: outputCredits)
+                try await sendState(isFinal: false, output: output)
                 continue
             }
             let emittedBefore = emitted
@@ -64,18 +61,17 @@ public actor RegionMonitor {
             while next < batch.count {
                 next = evaluate(batch, from: next, into: &events)
                 if events.count >= Self.maxEventsPerBatch {
-                    emitted += try await send(&events, ingress: batch.ingress, output: output, credits: outputCredits)
+                    emitted += try await send(&events, ingress: batch.ingress, output: output)
                 }
             }
             if let watermark = batch.watermark { state.advance(to: Timestamp(microseconds: watermark), into: &events) }
-            inputCredits.release()
             recorder?.recordEvaluated(batch)
             if !events.isEmpty {
-                emitted += try await send(&events, ingress: batch.ingress, output: output, credits: outputCredits)
+                emitted += try await send(&events, ingress: batch.ingress, output: output)
             }
             progress?.add(updates: batch.count, events: emitted - emittedBefore, latestTime: batch.times.last)
         }
-        if sendsFinalState { try await sendState(isFinal: true, output: output, credits: outputCredits) }
+        if sendsFinalState { try await sendState(isFinal: true, output: output) }
         return ShardSummary(
             evaluated: state.evaluatedCount, outOfOrder: state.outOfOrderCount, devices: state.deviceCount,
             monitoredRegions: state.monitoredRegionCount, events: emitted,
@@ -87,24 +83,19 @@ public actor RegionMonitor {
         state.exportState()
     }
 
-    /// Sends `events` on (taking a credit) and empties it; returns how many were sent.
-    private func send(
-        _ events: inout [GeofenceEvent], ingress: UInt64, output: AsyncStream<EventBatch>.Continuation,
-        credits: CreditGate
-    ) async throws -> Int {
+    /// Sends `events` on (waiting while the dispatcher's channel is full) and empties it; returns how many were sent.
+    private func send(_ events: inout [GeofenceEvent], ingress: UInt64, output: BoundedChannel<EventBatch>) async throws -> Int {
         recorder?.recordEvents(events)
-        try await credits.acquire()
-        output.yield(EventBatch(events: events, ingress: ingress, shard: shard))
+        try await output.send(EventBatch(events: events, ingress: ingress, shard: shard))
         defer { events = [] }
         return events.count
     }
 
     /// Sends this shard's state: its part of a snapshot cut, or its final state.
-    private func sendState(isFinal: Bool, output: AsyncStream<EventBatch>.Continuation, credits: CreditGate) async throws {
-        try await credits.acquire()
+    private func sendState(isFinal: Bool, output: BoundedChannel<EventBatch>) async throws {
         var batch = EventBatch(events: [], ingress: 0, shard: shard)
         batch.cut = .init(devices: state.exportState(), isFinal: isFinal)
-        output.yield(batch)
+        try await output.send(batch)
     }
 
     /// Evaluates the batch's samples from `start` until its end or until `events` holds a full outgoing batch;

@@ -4,7 +4,7 @@ import GeofenceKit
 extension RunReport {
     /// The report of a finished run, from what each stage counted.
     init(
-        source: SourceSummary, shards: [ShardSummary], dispatch: DispatchSummary, gates: [CreditGate], regions: Int,
+        source: SourceSummary, shards: [ShardSummary], dispatch: DispatchSummary, channels: [ChannelStatistics], regions: Int,
         wallSeconds: Double, configuration: SimulationConfiguration, interrupted: Bool
     ) {
         var rejected = Dictionary(uniqueKeysWithValues: source.rejected.map { ($0.key.rawValue, $0.value) })
@@ -36,9 +36,9 @@ extension RunReport {
             shards: shards.count,
             profile: configuration.profile,
             seed: configuration.seed,
-            backPressureWaits: gates.reduce(0) { $0 + $1.waitCount },
-            peakBatchesInFlight: gates.reduce(0) { $0 + $1.peakInFlight },
-            batchCapacity: gates.reduce(0) { $0 + $1.capacity },
+            backPressureWaits: channels.reduce(0) { $0 + $1.waitCount },
+            peakBatchesInFlight: channels.reduce(0) { $0 + $1.peakInFlight },
+            batchCapacity: channels.reduce(0) { $0 + $1.capacity },
             version: LocationRouterVersion.current,
             webhook: nil,
             interrupted: interrupted)

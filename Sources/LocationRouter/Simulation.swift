@@ -4,8 +4,10 @@ import GeofenceKit
 ///
 /// ```
 /// source ──LocationBatch──▶ RegionMonitor ×N ──EventBatch──▶ NotificationDispatcher ──▶ sink
-///        ◀──────────────── credits ───────────────────────
+///        (BoundedChannel per shard)          (one BoundedChannel)
 /// ```
+/// Every hop is a ``BoundedChannel``: a full one holds its senders back, so a slow sink slows the source. Every
+/// stage, the periodic snapshot timer and the back-pressure sampler are child tasks of the run, and end with it.
 public struct Simulation: Sendable {
     public var configuration: SimulationConfiguration
     /// Where events go; `nil` counts them without writing them anywhere.
@@ -37,6 +39,7 @@ public struct Simulation: Sendable {
         case source(SourceSummary)
         case monitors([ShardSummary])
         case dispatcher(DispatchSummary)
+        case waits(RunRecorder)
     }
 
     /// Runs until the source is exhausted and every stage has drained.
@@ -67,13 +70,14 @@ public struct Simulation: Sendable {
         }
         let snapshotsDuringRun = statePath != nil && snapshotInterval > 0
 
-        let inputs = (0..<shardCount).map { _ in AsyncStream<LocationBatch>.makeStream() }
-        let inputCredits = (0..<shardCount).map { _ in CreditGate(capacity: max(1, configuration.creditsPerShard)) }
-        let (events, eventOutput) = AsyncStream<EventBatch>.makeStream()
-        let eventCredits = CreditGate(capacity: max(1, configuration.creditsPerShard) * shardCount)
+        let inputs = (0..<shardCount).map { _ in
+            BoundedChannel<LocationBatch>(capacity: max(1, configuration.creditsPerShard))
+        }
+        let events = BoundedChannel<EventBatch>(capacity: max(1, configuration.creditsPerShard) * shardCount)
+        let channels = inputs.map(\.statistics) + [events.statistics]
 
         let source = LocationSource(
-            kind: wiring.source, outputs: inputs.map(\.continuation), credits: inputCredits,
+            kind: wiring.source, outputs: inputs,
             batchSize: configuration.batchSize, pace: configuration.pace, filter: configuration.filters,
             seed: configuration.seed, stop: stop, partition: configuration.partition)
         // Generated devices keep their indices in a partition; a stream's devices are numbered as they come.
@@ -110,15 +114,13 @@ public struct Simulation: Sendable {
             saveSnapshot: { try save($0.devices, $0.sequences, $0.eventsBytes) }, snapshotFailed: onSnapshotFailure,
             recorder: RunRecorder(started: started, seed: configuration.seed, sampledDevices: 0),
             regionFireSlots: wiring.regionFireSlots)
-        let waits = Self.sampleWaits(of: inputCredits + [eventCredits], started: started)
-        defer { waits.cancel() }
-
+        var waits = RunRecorder(started: started, seed: 0, sampledDevices: 0)
         var sourceSummary = SourceSummary()
         var shardSummaries: [ShardSummary] = []
         var dispatchSummary = DispatchSummary()
         try await withThrowingTaskGroup(of: StageResult?.self) { group in
             group.addTask {
-                .dispatcher(try await dispatcher.run(events, credits: eventCredits, checkpointsAtEnd: statePath != nil))
+                .dispatcher(try await dispatcher.run(events, checkpointsAtEnd: statePath != nil))
             }
             if let cut {
                 // Periodic snapshots: a cut through every shard's input, completed by the dispatcher (SnapshotCut).
@@ -128,20 +130,19 @@ public struct Simulation: Sendable {
                         guard !Task.isCancelled, cut.begin() else { continue }
                         var cutBatch = LocationBatch()
                         cutBatch.isSnapshotCut = true
-                        for input in inputs { input.continuation.yield(cutBatch) }
+                        for input in inputs { input.sendWithoutCredit(cutBatch) }
                     }
                     return nil
                 }
             }
+            group.addTask { .waits(await Self.sampleWaits(of: channels, started: started)) }
             group.addTask {
-                defer { eventOutput.finish() }
+                defer { events.finish() }
                 return .monitors(
                     try await withThrowingTaskGroup(of: ShardSummary.self) { shards in
                         for (shard, monitor) in monitors.enumerated() {
                             shards.addTask {
-                                try await monitor.run(
-                                    inputs[shard].stream, inputCredits: inputCredits[shard], output: eventOutput,
-                                    outputCredits: eventCredits)
+                                try await monitor.run(inputs[shard], output: events)
                             }
                         }
                         return try await shards.reduce(into: []) { $0.append($1) }
@@ -154,10 +155,13 @@ public struct Simulation: Sendable {
                 case .source(let summary)?: sourceSummary = summary
                 case .monitors(let summaries)?: shardSummaries = summaries
                 case .dispatcher(let summary)?: dispatchSummary = summary
+                case .waits(let recorder)?:
+                    waits = recorder
+                    continue
                 case nil: continue
                 }
                 stagesLeft -= 1
-                // The pipeline has drained: the snapshot timer goes too, before the final snapshot.
+                // The pipeline has drained: the snapshot timer and the sampler go too, before the final snapshot.
                 if stagesLeft == 0 { group.cancelAll() }
             }
         }
@@ -173,14 +177,13 @@ public struct Simulation: Sendable {
         }
         let devices = shardSummaries.reduce(0) { $0 + $1.devices }
         var report = RunReport(
-            source: sourceSummary, shards: shardSummaries, dispatch: dispatchSummary, gates: inputCredits + [eventCredits],
+            source: sourceSummary, shards: shardSummaries, dispatch: dispatchSummary, channels: channels,
             regions: wiring.regionCount(devices: devices), wallSeconds: Double(MonotonicClock.now() - started) / 1e9,
             configuration: configuration, interrupted: stop?.isRequested ?? false)
         report.sinkFailure = dispatchSummary.sinkFailure.map { "\($0)" }
         if statePath != nil { report.snapshots = (dispatchSummary.snapshotsSaved, dispatchSummary.snapshotFailures) }
-        waits.cancel()
         report.recording = Self.recording(
-            shards: shardSummaries, dispatch: dispatchSummary, waits: await waits.value, wiring: wiring,
+            shards: shardSummaries, dispatch: dispatchSummary, waits: waits, wiring: wiring,
             configuration: configuration, devices: devices)
         return (report, dispatchSummary.events)
     }

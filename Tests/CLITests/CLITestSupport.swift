@@ -67,12 +67,26 @@ func runExecutable(_ arguments: [String], stdin: String) throws -> (status: Int3
     process.standardOutput = output
     process.standardError = error
     try process.run()
-    input.fileHandleForWriting.write(Data(stdin.utf8))
-    try input.fileHandleForWriting.close()
+    // Standard input is written, and standard error read, on threads of their own while standard output is read
+    // here: a child that fills one pipe while the test waits on another would hang otherwise.
+    let err = PipeReading()
+    let pipes = DispatchGroup()
+    DispatchQueue.global().async(group: pipes) { [writer = input.fileHandleForWriting] in
+        writer.write(Data(stdin.utf8))
+        try? writer.close()
+    }
+    DispatchQueue.global().async(group: pipes) { [reader = error.fileHandleForReading] in
+        err.data.withLock { $0 = reader.readDataToEndOfFile() }
+    }
     let out = output.fileHandleForReading.readDataToEndOfFile()
-    let err = error.fileHandleForReading.readDataToEndOfFile()
+    pipes.wait()
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    return (process.terminationStatus, String(decoding: out, as: UTF8.self), err.data.withLock { String(decoding: $0, as: UTF8.self) })
+}
+
+/// What a thread read from a pipe, handed to the test's thread.
+private final class PipeReading: Sendable {
+    let data = Mutex(Data())
 }
 
 /// Starts `process` and waits for it to end without holding a thread of the shared pool (other suites' servers

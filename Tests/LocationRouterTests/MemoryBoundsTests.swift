@@ -24,28 +24,23 @@ import GeofenceFormats
             MonitoredRegion(id: Int32(k), geometry: .circle(CircleGeometry(center: Coordinate(unchecked: 25, 121), radius: 100)))
         }
         let monitor = RegionMonitor(state: MonitorState(settings: MonitoringProfile.ios.settings, regions: { _ in regions }))
-        let (input, inputFeed) = AsyncStream<LocationBatch>.makeStream()
-        let (output, outputFeed) = AsyncStream<EventBatch>.makeStream()
+        let input = BoundedChannel<LocationBatch>(capacity: 1)
+        let output = BoundedChannel<EventBatch>(capacity: 2)
         var batch = LocationBatch(capacity: 100)
         for device in 0..<100 {
             batch.append(device: Int32(device), latitude: 25, longitude: 121, time: Timestamp(microseconds: 0))
         }
-        inputFeed.yield(batch)
-        inputFeed.finish()
-        let inputCredits = CreditGate(capacity: 1)
-        try await inputCredits.acquire()
-        let outputCredits = CreditGate(capacity: 2)
+        try await input.send(batch)
+        input.finish()
         let consumer = Task {
             var sizes: [Int] = []
-            for await batch in output {
-                sizes.append(batch.events.count)
-                outputCredits.release()
-            }
+            for try await batch in output { sizes.append(batch.events.count) }
             return sizes
         }
-        _ = try await monitor.run(input, inputCredits: inputCredits, output: outputFeed, outputCredits: outputCredits)
-        outputFeed.finish()
-        let sizes = await consumer.value
+        _ = try await monitor.run(input, output: output)
+        output.finish()
+        #expect(output.peakInFlight <= 2)
+        let sizes = try await consumer.value
         let total = sizes.reduce(0, +)
         let failed = 100 * 1_980
         #expect(total >= failed)  // every refused registration is reported

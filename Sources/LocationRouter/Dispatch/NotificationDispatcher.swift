@@ -88,21 +88,20 @@ public actor NotificationDispatcher {
         buffer.reserveCapacity(flushThreshold + 4096)
     }
 
-    /// Dispatches every batch until the stream finishes, then flushes and closes the sink.
+    /// Dispatches every batch until the channel finishes, then flushes and closes the sink. A batch's credit returns
+    /// when the next one is asked for, after it is handled.
     /// - Parameters:
-    ///   - credits: returned once per batch, after it is handled.
     ///   - checkpointsAtEnd: whether to make the events file durable at the end and report its size (for the
     ///     final state snapshot).
     public func run(
-        _ batches: AsyncStream<EventBatch>, credits: CreditGate, checkpointsAtEnd: Bool = false
+        _ batches: BoundedChannel<EventBatch>, checkpointsAtEnd: Bool = false
     ) async throws -> DispatchSummary {
         do {
-            for await batch in batches {
-                defer { credits.release() }
+            for try await batch in batches {
                 try await take(batch)
                 // Nothing queued behind this batch: write now, so that no event waits in the buffer for
                 // others (a paced or idle run delivers each batch as it comes; a busy one writes big chunks).
-                if credits.inFlight <= 1 { try await flush() }
+                if batches.queuedCount == 0 { try await flush() }
             }
             // A cut that can no longer complete (a shard ended without its part) lets its held batches go.
             try await releaseHeld()

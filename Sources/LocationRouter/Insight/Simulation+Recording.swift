@@ -2,23 +2,22 @@ import GeofenceKit
 
 /// How a run collects what its page shows: the stages record as they go, and the pieces are merged at the end.
 extension Simulation {
-    /// Back-pressure waits per wall-clock second: the gates' wait counts, read once a second until cancelled.
-    static func sampleWaits(of gates: [CreditGate], started: UInt64) -> Task<RunRecorder, Never> {
-        Task {
-            var recorder = RunRecorder(started: started, seed: 0, sampledDevices: 0)
-            var seen = 0
-            func read() {
-                let total = gates.reduce(0) { $0 + $1.waitCount }
-                recorder.recordWaits(total - seen, at: MonotonicClock.now())
-                seen = total
-            }
-            while !Task.isCancelled {
-                try? await Task.sleep(nanoseconds: 1_000_000_000)
-                read()
-            }
-            read()
-            return recorder
+    /// Back-pressure waits per wall-clock second: the channels' wait counts, read once a second until the task is
+    /// cancelled (a child task of the run).
+    static func sampleWaits(of channels: [ChannelStatistics], started: UInt64) async -> RunRecorder {
+        var recorder = RunRecorder(started: started, seed: 0, sampledDevices: 0)
+        var seen = 0
+        func read() {
+            let total = channels.reduce(0) { $0 + $1.waitCount }
+            recorder.recordWaits(total - seen, at: MonotonicClock.now())
+            seen = total
         }
+        while !Task.isCancelled {
+            try? await Task.sleep(nanoseconds: 1_000_000_000)
+            read()
+        }
+        read()
+        return recorder
     }
 
     /// The page's data of a finished run.

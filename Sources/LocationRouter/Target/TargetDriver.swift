@@ -30,14 +30,15 @@ public struct TargetDriver: Sendable {
     /// Sends every sample (until `stop` is requested) and returns what was sent, and when.
     public func send(_ samples: [TargetSample]) async -> TargetSendLog {
         let log = TargetSendLog()
-        let streams = (0..<lanes).map { _ in AsyncStream<[TargetSample]>.makeStream() }
-        let gates = (0..<lanes).map { _ in CreditGate(capacity: 2) }
+        // Two batches per lane in flight: the one being posted and the next, filling meanwhile.
+        let channels = (0..<lanes).map { _ in BoundedChannel<[TargetSample]>(capacity: 2) }
         await withTaskGroup(of: Void.self) { group in
             for lane in 0..<lanes {
                 group.addTask { [poster] in
-                    for await batch in streams[lane].stream {
-                        await Self.post(batch, with: poster, log: log)
-                        gates[lane].release()
+                    do {
+                        for try await batch in channels[lane] { await Self.post(batch, with: poster, log: log) }
+                    } catch {
+                        return  // cancelled: the run is over
                     }
                 }
             }
@@ -46,8 +47,7 @@ public struct TargetDriver: Sendable {
             var pacer = Pacer(pace: pace)
             func flush(_ lane: Int) async {
                 guard !buffers[lane].isEmpty else { return }
-                do { try await gates[lane].acquire() } catch { return }
-                streams[lane].continuation.yield(buffers[lane])
+                do { try await channels[lane].send(buffers[lane]) } catch { return }
                 buffers[lane] = []
             }
             var previousTime = Int64.min
@@ -68,7 +68,7 @@ public struct TargetDriver: Sendable {
             }
             for lane in 0..<lanes {
                 await flush(lane)
-                streams[lane].continuation.finish()
+                channels[lane].finish()
             }
         }
         return log
