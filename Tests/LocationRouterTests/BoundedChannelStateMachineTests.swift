@@ -169,16 +169,22 @@ import Testing
             return
         }
         #expect(machine.suspendSender(id, 1, element: "b").isSuspended)
-        guard case .element("a", resuming: 1?) = machine.receive() else {
-            Issue.record("the receive must hand the credit to sender 1")
+        guard case .element("a", resuming: nil) = machine.receive() else {
+            Issue.record("a must come first, its credit still held")
             return
         }
-        // The sender's task is cancelled after it was resumed: its element stays.
+        guard case .element("b", resuming: 1?) = machine.receive() else {
+            Issue.record("the second receive must hand a's credit to sender 1 and deliver b")
+            return
+        }
+        // The sender's task is cancelled after it was resumed: nothing changes, b was delivered.
         #expect(machine.cancelSender(id) == nil)
-        guard case .element("b", resuming: nil) = machine.receive() else {
-            Issue.record("b must still be delivered")
+        #expect(machine.inFlight == 1)
+        guard case .suspend = machine.receive() else {
+            Issue.record("nothing more is queued")
             return
         }
+        #expect(machine.inFlight == 0)
     }
 }
 

@@ -68,11 +68,13 @@ import Testing
         while channel.waitCount == 0 { await Task.yield() }
         sender.cancel()
         await #expect(throws: CancellationError.self) { try await sender.value }
+        #expect(channel.queuedCount == 1)
+        // The credits are right: the next sender waits only until 1 is handled.
+        let next = Task { try await channel.send(3) }
         var iterator = channel.makeAsyncIterator()
         #expect(try await iterator.next() == 1)
-        // The credit is back: this send must not wait.
-        try await channel.send(3)
         #expect(try await iterator.next() == 3)
+        try await next.value
         channel.finish()
         #expect(try await iterator.next() == nil)
     }
