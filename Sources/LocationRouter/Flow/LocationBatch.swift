@@ -2,7 +2,7 @@ import GeofenceKit
 
 /// Samples for one shard, struct-of-arrays: the unit that flows from the source to a monitor.
 ///
-/// One AsyncStream element costs about a microsecond and a region check a few nanoseconds, so samples travel
+/// One channel hop costs about a microsecond and a region check a few nanoseconds, so samples travel
 /// in batches of hundreds to thousands to amortise every hop.
 public struct LocationBatch: Sendable {
     public var devices: [Int32] = []

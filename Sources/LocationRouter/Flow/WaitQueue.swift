@@ -2,7 +2,7 @@ import Synchronization
 
 /// Tasks suspended until their owner lets them go, in FIFO order: the bookkeeping of a cancellable wait.
 ///
-/// It lives inside the owner's own locked state (``CreditGate``, the webhook outbox), so that deciding to wait and
+/// It lives inside the owner's own locked state (the webhook outbox), so that deciding to wait and
 /// being woken are atomic with the owner's other state; ``waitCancellably(_:on:queue:proceedsNow:)`` does the
 /// suspending.
 struct WaitQueue: Sendable {
