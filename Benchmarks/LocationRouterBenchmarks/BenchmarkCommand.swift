@@ -4,7 +4,7 @@ import Foundation
 enum BenchmarkCommand {
     static let usageLine =
         "location-router-bench [--scale] [--devices <n,…>] [--regions <n,…>] [--updates <n>] [--runs <n>] "
-        + "[--filter <name>] [--json] [--check <baseline.json> [--tolerance <t>]]"
+        + "[--filter <name>] [--json] [--check <baseline.json> [--tolerance <t>]] [--write-files <dir>]"
 
     static let help = """
         OVERVIEW: The LocationRouter benchmark suite.
@@ -18,6 +18,12 @@ enum BenchmarkCommand {
                             point of --devices × --regions (default 1000,10000,100000,1000000 × 1,5,20), each
                             run doing about --updates updates; prints a scaling table (with --json: the
                             JSON on standard output, the table on standard error).
+          --write-files <dir>
+                            Writes the files workload (regions.geojson: 200,000 circles bound to 10,000
+                            devices; samples.csv and samples.ndjson: 1,000,000 full-precision samples over
+                            100 time steps; generated from a fixed seed) into <dir> and prints how to time
+                            the CLI on it and the events it must give. The filesRegions, filesCSV and
+                            filesNDJSON benchmarks run the same workload in process.
           --check <file>    Runs the benchmarks named in a baseline written by --json (with its configuration)
                             and compares each judged metric's p50: exit 1 on a regression, 0 otherwise.
 
@@ -77,6 +83,9 @@ enum BenchmarkCommand {
             case "--filter":
                 guard let text = value() else { return usage("--filter needs a name") }
                 filter = text
+            case "--write-files":
+                guard let directory = value() else { return usage("--write-files needs a directory") }
+                return writeFiles(to: directory)
             case "--check":
                 guard let path = value() else { return usage("--check needs a baseline file") }
                 checkPath = path
@@ -150,6 +159,23 @@ enum BenchmarkCommand {
         let items = text.split(separator: ",", omittingEmptySubsequences: false).map { count(String($0)) }
         guard !items.isEmpty, items.allSatisfy({ $0 != nil }) else { return nil }
         return items.compactMap { $0 }
+    }
+
+    private static func writeFiles(to directory: String) -> Int32 {
+        do {
+            try FilesWorkload.shared.write(to: directory)
+        } catch {
+            Check.stderr("Error: cannot write the files workload to \(directory): \(error)")
+            return 74
+        }
+        print(
+            """
+            Wrote \(directory)/regions.geojson, samples.csv and samples.ndjson. Time the whole process with:
+              /usr/bin/time location-router run --source stdin:csv --regions \(directory)/regions.geojson \\
+                --events events.ndjson --no-report < \(directory)/samples.csv
+            The exact profile gives \(FilesWorkload.expectedEnters) enters and \(FilesWorkload.expectedExits) exits.
+            """)
+        return 0
     }
 
     private static func usage(_ message: String) -> Int32 {

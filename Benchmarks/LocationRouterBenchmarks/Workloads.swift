@@ -81,6 +81,9 @@ enum Workloads {
             DecodingBenchmarks.ndjson(lines: 500_000, devices: devices),
             DecodingBenchmarks.csv(lines: 500_000, devices: devices),
             GPXBenchmark.parse,
+            FilesBenchmarks.regions,
+            FilesBenchmarks.csv,
+            FilesBenchmarks.ndjson,
             EncodingBenchmark.encode(devices: devices, regions: regions, seconds: seconds),
             PipelineBenchmarks.fullSpeed(devices: devices, regions: regions, seconds: seconds, output: .counted),
             PipelineBenchmarks.fullSpeed(

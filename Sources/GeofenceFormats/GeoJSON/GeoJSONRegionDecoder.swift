@@ -57,7 +57,25 @@ public enum GeoJSONRegionDecoder {
         in buffer: UnsafeBufferPointer<UInt8>, warnings: inout [InputError], _ body: (Region) -> Void
     ) throws(InputError) {
         var firstFeatureWithID: [ExactName: Int] = [:]
-        let root = try JSONParser.parse(buffer, streaming: "features") { (feature, index) throws(InputError) in
+        // Sized for a file of circles (each feature at least ~128 bytes), so that growing the table does not
+        // rehash it over and over; capped, since a file of large polygons has far fewer features.
+        firstFeatureWithID.reserveCapacity(min(buffer.count / 128, 1 << 20))
+        // Circle features are read straight from the bytes; the rest (and any that warns or fails) as trees.
+        let root = try JSONParser.parse(
+            buffer, streaming: "features",
+            shortcut: { scanner, index in
+                guard let region = CircleFeatureShortcut.read(&scanner) else { return false }
+                let name = ExactName(region.id)
+                if let first = firstFeatureWithID.updateValue(index, forKey: name) {
+                    // A duplicate: the tree path reports it, naming the first feature.
+                    firstFeatureWithID[name] = first
+                    return false
+                }
+                body(region)
+                return true
+            }
+        ) {
+            (feature, index) throws(InputError) in
             let path = JSONValue.path("features", index: index)
             let (region, idValue, idPath) = try decodeFeature(feature, path: path, warnings: &warnings)
             if let first = firstFeatureWithID[ExactName(region.id)] {

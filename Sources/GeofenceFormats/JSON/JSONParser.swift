@@ -56,14 +56,29 @@ extension JSONParser {
         _ bytes: UnsafeBufferPointer<UInt8>, streaming key: String, maximumDepth: Int = defaultMaximumDepth,
         element: (_ value: JSONValue, _ index: Int) throws(InputError) -> Void
     ) throws(InputError) -> JSONValue {
+        try parse(bytes, streaming: key, maximumDepth: maximumDepth, shortcut: { _, _ in false }, element: element)
+    }
+
+    /// Like ``parse(_:streaming:maximumDepth:element:)``, but each element of the streamed array is first offered
+    /// to `shortcut`, which may read it straight from the scanner (without a tree) and return `true`; when it
+    /// returns `false` the scanner goes back to the element's start and the element is parsed as a tree.
+    static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, streaming key: String, maximumDepth: Int = defaultMaximumDepth,
+        shortcut: (_ scanner: inout JSONScanner, _ index: Int) -> Bool,
+        element: (_ value: JSONValue, _ index: Int) throws(InputError) -> Void
+    ) throws(InputError) -> JSONValue {
         var parser = TreeBuilder(scanner: JSONScanner(bytes), maximumDepth: maximumDepth)
         parser.scanner.skipWhitespace()
         guard !parser.scanner.isAtEnd else { throw parser.scanner.error("empty input: expected a JSON value") }
         let value: JSONValue
         if parser.scanner.peek() == UInt8(ascii: "{") {
             let mark = parser.scanner.mark
-            let members = try withoutActuallyEscaping(element) { (element) throws(InputError) in
-                try parser.parseObject(depth: 1, mark: mark, streamedKey: key, element: element)
+            let members = try withoutActuallyEscaping(shortcut) { (shortcut) throws(InputError) in
+                try withoutActuallyEscaping(element) { (element) throws(InputError) in
+                    try parser.parseObject(
+                        depth: 1, mark: mark, streamedKey: key,
+                        element: StreamedElements(shortcut: shortcut, tree: element))
+                }
             }
             value = JSONValue(.object(members), line: mark.line, column: mark.column)
         } else {
@@ -75,6 +90,12 @@ extension JSONParser {
         }
         return value
     }
+}
+
+/// Where the elements of a streamed array go: to `shortcut` first, and as trees when it declines.
+struct StreamedElements {
+    var shortcut: (inout JSONScanner, Int) -> Bool
+    var tree: (JSONValue, Int) throws(InputError) -> Void
 }
 
 /// The recursive-descent half of ``JSONParser``; the scanner does the lexing and the positions.
@@ -130,7 +151,7 @@ private struct TreeBuilder {
     /// `element` one by one as they are parsed (see ``JSONParser/parse(_:streaming:maximumDepth:element:)``).
     mutating func parseObject(
         depth: Int, mark: JSONScanner.Mark, streamedKey: String? = nil,
-        element: ((JSONValue, Int) throws(InputError) -> Void)? = nil
+        element: StreamedElements? = nil
     ) throws(InputError) -> [JSONValue.Member] {
         _ = scanner.consume(UInt8(ascii: "{"))
         try enter(depth: depth, mark: mark)
@@ -166,9 +187,9 @@ private struct TreeBuilder {
     }
 
     /// An array whose elements go to `element` as they are parsed; returns it empty, at its position.
-    private mutating func parseArray(
-        streamingTo element: (JSONValue, Int) throws(InputError) -> Void, depth: Int
-    ) throws(InputError) -> JSONValue {
+    private mutating func parseArray(streamingTo element: StreamedElements, depth: Int) throws(InputError)
+        -> JSONValue
+    {
         let mark = scanner.mark
         _ = scanner.consume(UInt8(ascii: "["))
         try enter(depth: depth, mark: mark)
@@ -176,7 +197,11 @@ private struct TreeBuilder {
             var index = 0
             while true {
                 scanner.skipWhitespace()
-                try element(try parseValue(depth: depth), index)
+                let start = scanner
+                if !element.shortcut(&scanner, index) {
+                    scanner = start
+                    try element.tree(try parseValue(depth: depth), index)
+                }
                 index += 1
                 scanner.skipWhitespace()
                 if scanner.consume(UInt8(ascii: "]")) { break }

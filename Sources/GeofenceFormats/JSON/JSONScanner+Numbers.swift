@@ -6,8 +6,9 @@ extension JSONScanner {
     /// Scans a number per RFC 8259 and converts it to the nearest `Double`.
     ///
     /// Numbers with at most 15 significant digits and a small exponent (every GPS coordinate) are converted
-    /// exactly with one multiplication or division (Clinger's fast path); others go through the standard
-    /// library's correctly rounded parser. Values beyond `Double` become ±infinity; callers decide.
+    /// exactly with one multiplication or division (Clinger's fast path), fractions of up to 19 digits with one
+    /// integer division (``DecimalConversion``); others go through the standard library's correctly rounded
+    /// parser. Values beyond `Double` become ±infinity; callers decide.
     mutating func readNumber() throws(InputError) -> NumberToken {
         let start = offset
         let startMark = mark
@@ -66,6 +67,10 @@ extension JSONScanner {
             value = Double(mantissa)
             value = decimalExponent < 0 ? value / Self.powersOfTen[-decimalExponent]
                 : value * Self.powersOfTen[decimalExponent]
+        } else if significantDigits <= 19, decimalExponent <= 0,
+            let exact = DecimalConversion.double(mantissa: mantissa, negativePowerOfTen: -decimalExponent)
+        {
+            value = exact
         } else {
             value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[span]), as: UTF8.self))
                 ?? (negative ? -.infinity : .infinity)

@@ -1,0 +1,213 @@
+import GeofenceKit
+
+/// The common region — a `Point` feature with a `radius` and the usual properties — read straight from the
+/// scanner, without building its tree: the regions file of a large fleet is mostly such features.
+///
+/// It only ever accepts what the tree path (``GeoJSONRegionDecoder/decodeFeature(_:path:warnings:)``) accepts,
+/// and builds the same ``Region``. Anything else — another geometry, a property it does not know, a `null`, an
+/// escaped key, a duplicate key, a value the tree path would warn about or refuse — makes it return `nil`, and
+/// the caller parses the feature again as a tree, which gives the warning or the error at its line and column.
+struct CircleFeatureShortcut {
+    private var id: String?
+    private var sawType = false
+    private var sawProperties = false
+    private var center: Coordinate?
+    private var propertyID: String?
+    private var radius: Double?
+    private var devices: [String]?
+    private var notifyOnEntry: Bool?
+    private var notifyOnExit: Bool?
+    private var notifyOnDwell: Bool?
+    private var loiteringDelay: Double?
+    private var bufferDistance: Double?
+    private var confirmationTime: Double?
+
+    /// Reads the feature that starts at the scanner (at its `{`), or returns `nil` with the scanner anywhere.
+    static func read(_ scanner: inout JSONScanner) -> Region? {
+        var feature = CircleFeatureShortcut()
+        do throws(InputError) {
+            guard try feature.readFeature(&scanner) else { return nil }
+        } catch {
+            return nil
+        }
+        return feature.region
+    }
+
+    private var region: Region? {
+        guard sawType, let center, let radius, let id = id ?? propertyID else { return nil }
+        guard radius > 0, radius <= GeoJSONRegionDecoder.maximumRadius else { return nil }
+        return Region(
+            id: id, geometry: .circle(CircleGeometry(center: center, radius: radius)),
+            notifyOnEntry: notifyOnEntry ?? true, notifyOnExit: notifyOnExit ?? true, devices: devices,
+            notifyOnDwell: notifyOnDwell, loiteringDelay: loiteringDelay, bufferDistance: bufferDistance,
+            confirmationTime: confirmationTime)
+    }
+
+    /// `{"type":"Feature","id":…,"properties":{…},"geometry":{…}}`, members in any order.
+    private mutating func readFeature(_ scanner: inout JSONScanner) throws(InputError) -> Bool {
+        try Self.readObject(&scanner) { key, scanner throws(InputError) in
+            if scanner.token(key, equals: "type") {
+                guard !sawType, try Self.readString(&scanner, equals: "Feature") else { return false }
+                sawType = true
+            } else if scanner.token(key, equals: "id") {
+                guard id == nil, let value = try Self.readIdentifier(&scanner) else { return false }
+                id = value
+            } else if scanner.token(key, equals: "properties") {
+                guard !sawProperties, try readProperties(&scanner) else { return false }
+                sawProperties = true
+            } else if scanner.token(key, equals: "geometry") {
+                guard center == nil, let point = try Self.readPoint(&scanner) else { return false }
+                center = point
+            } else {
+                return false
+            }
+            return true
+        }
+    }
+
+    private mutating func readProperties(_ scanner: inout JSONScanner) throws(InputError) -> Bool {
+        try Self.readObject(&scanner) { key, scanner throws(InputError) in
+            if scanner.token(key, equals: "radius") {
+                guard radius == nil, let value = try Self.readFiniteNumber(&scanner) else { return false }
+                radius = value
+            } else if scanner.token(key, equals: "devices") {
+                guard devices == nil, let value = try Self.readDevices(&scanner) else { return false }
+                devices = value
+            } else if scanner.token(key, equals: "id") {
+                guard propertyID == nil, let value = try Self.readIdentifier(&scanner) else { return false }
+                propertyID = value
+            } else if scanner.token(key, equals: "notifyOnEntry") {
+                return try Self.readFlag(&scanner, into: &notifyOnEntry)
+            } else if scanner.token(key, equals: "notifyOnExit") {
+                return try Self.readFlag(&scanner, into: &notifyOnExit)
+            } else if scanner.token(key, equals: "notifyOnDwell") {
+                return try Self.readFlag(&scanner, into: &notifyOnDwell)
+            } else if scanner.token(key, equals: "loiteringDelay") {
+                return try Self.readNonNegative(&scanner, into: &loiteringDelay)
+            } else if scanner.token(key, equals: "bufferDistance") {
+                return try Self.readNonNegative(&scanner, into: &bufferDistance)
+            } else if scanner.token(key, equals: "confirmationTime") {
+                return try Self.readNonNegative(&scanner, into: &confirmationTime)
+            } else {
+                return false
+            }
+            return true
+        }
+    }
+
+    /// `{"type":"Point","coordinates":[longitude, latitude]}` (a third number, the altitude, is allowed).
+    private static func readPoint(_ scanner: inout JSONScanner) throws(InputError) -> Coordinate? {
+        var sawType = false
+        var center: Coordinate?
+        let complete = try readObject(&scanner) { key, scanner throws(InputError) in
+            if scanner.token(key, equals: "type") {
+                guard !sawType, try readString(&scanner, equals: "Point") else { return false }
+                sawType = true
+            } else if scanner.token(key, equals: "coordinates") {
+                guard center == nil, let position = try readPosition(&scanner) else { return false }
+                center = position
+            } else {
+                return false
+            }
+            return true
+        }
+        return complete && sawType ? center : nil
+    }
+
+    private static func readPosition(_ scanner: inout JSONScanner) throws(InputError) -> Coordinate? {
+        guard scanner.consume(UInt8(ascii: "[")) else { return nil }
+        var numbers: [Double] = []
+        repeat {
+            scanner.skipWhitespace()
+            guard let number = try readFiniteNumber(&scanner), numbers.count < 3 else { return nil }
+            numbers.append(number)
+            scanner.skipWhitespace()
+        } while scanner.consume(UInt8(ascii: ","))
+        guard scanner.consume(UInt8(ascii: "]")), numbers.count >= 2 else { return nil }
+        return try? Coordinate(latitude: numbers[1], longitude: numbers[0])
+    }
+
+    /// A non-empty list of non-empty device names.
+    private static func readDevices(_ scanner: inout JSONScanner) throws(InputError) -> [String]? {
+        guard scanner.consume(UInt8(ascii: "[")) else { return nil }
+        var devices: [String] = []
+        repeat {
+            scanner.skipWhitespace()
+            guard scanner.peek() == UInt8(ascii: "\"") else { return nil }
+            let token = try scanner.readStringToken()
+            guard !token.span.isEmpty else { return nil }
+            devices.append(scanner.string(of: token))
+            scanner.skipWhitespace()
+        } while scanner.consume(UInt8(ascii: ","))
+        return scanner.consume(UInt8(ascii: "]")) ? devices : nil
+    }
+
+    /// A non-empty string, or a finite number written as the tree path writes it.
+    private static func readIdentifier(_ scanner: inout JSONScanner) throws(InputError) -> String? {
+        switch scanner.peek() ?? 0 {
+        case UInt8(ascii: "\""):
+            let token = try scanner.readStringToken()
+            return token.span.isEmpty ? nil : scanner.string(of: token)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let number = try scanner.readNumber()
+            guard number.value.isFinite else { return nil }
+            return GeoJSONRegionDecoder.canonicalIdentifier(number.value, text: scanner.text(of: number.span))
+        default:
+            return nil
+        }
+    }
+
+    private static func readString(_ scanner: inout JSONScanner, equals literal: StaticString) throws(InputError)
+        -> Bool
+    {
+        guard scanner.peek() == UInt8(ascii: "\"") else { return false }
+        return scanner.token(try scanner.readStringToken(), equals: literal)
+    }
+
+    private static func readFiniteNumber(_ scanner: inout JSONScanner) throws(InputError) -> Double? {
+        guard let byte = scanner.peek(), byte == UInt8(ascii: "-") || byte &- UInt8(ascii: "0") < 10 else {
+            return nil
+        }
+        let number = try scanner.readNumber()
+        return number.value.isFinite ? number.value : nil
+    }
+
+    private static func readFlag(_ scanner: inout JSONScanner, into flag: inout Bool?) throws(InputError) -> Bool {
+        guard flag == nil, let byte = scanner.peek(), byte == UInt8(ascii: "t") || byte == UInt8(ascii: "f"),
+            let value = try scanner.readLiteral()
+        else { return false }
+        flag = value
+        return true
+    }
+
+    private static func readNonNegative(_ scanner: inout JSONScanner, into number: inout Double?) throws(InputError)
+        -> Bool
+    {
+        guard number == nil, let value = try readFiniteNumber(&scanner), value >= 0 else { return false }
+        number = value
+        return true
+    }
+
+    /// Reads an object whose members `member` reads (it is called with the scanner after the key's `:`, and
+    /// returns `false` to give up); `false` when the value is not an object or a member gave up.
+    private static func readObject(
+        _ scanner: inout JSONScanner,
+        member: (JSONScanner.StringToken, inout JSONScanner) throws(InputError) -> Bool
+    ) throws(InputError) -> Bool {
+        guard scanner.consume(UInt8(ascii: "{")) else { return false }
+        scanner.skipWhitespace()
+        if scanner.consume(UInt8(ascii: "}")) { return true }
+        while true {
+            scanner.skipWhitespace()
+            guard scanner.peek() == UInt8(ascii: "\"") else { return false }
+            let key = try scanner.readStringToken()
+            scanner.skipWhitespace()
+            guard scanner.consume(UInt8(ascii: ":")) else { return false }
+            scanner.skipWhitespace()
+            guard try member(key, &scanner) else { return false }
+            scanner.skipWhitespace()
+            if scanner.consume(UInt8(ascii: "}")) { return true }
+            guard scanner.consume(UInt8(ascii: ",")) else { return false }
+        }
+    }
+}

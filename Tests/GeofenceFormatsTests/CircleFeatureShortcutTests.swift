@@ -1,0 +1,86 @@
+import Testing
+
+@testable import GeofenceFormats
+import GeofenceKit
+
+/// The circle shortcut of the GeoJSON decoder reads common circle features without a tree, and declines the rest;
+/// either way the regions are those of the tree path.
+@Suite struct CircleFeatureShortcutTests {
+    /// What the shortcut makes of one feature: the region, or `nil` when it declines.
+    private func shortcut(_ feature: String) -> Region? {
+        Array(feature.utf8).withUnsafeBufferPointer { buffer in
+            var scanner = JSONScanner(buffer)
+            return CircleFeatureShortcut.read(&scanner)
+        }
+    }
+
+    /// The region the tree path makes of one feature.
+    private func tree(_ feature: String) throws -> Region {
+        var warnings: [InputError] = []
+        return try GeoJSONRegionDecoder.decodeFeature(
+            try JSONParser.parse(feature), path: "features[0]", warnings: &warnings
+        ).0
+    }
+
+    /// Every field of a region, compared as the monitors use them.
+    private func summary(_ region: Region) -> String {
+        guard case .circle(let circle) = region.geometry else { return "\(region.id): not a circle" }
+        return "\(region.id) \(circle.center.latitude) \(circle.center.longitude) \(circle.radius) "
+            + "\(region.notifyOnEntry) \(region.notifyOnExit) \(String(describing: region.devices)) "
+            + "\(String(describing: region.notifyOnDwell)) \(String(describing: region.loiteringDelay)) "
+            + "\(String(describing: region.bufferDistance)) \(String(describing: region.confirmationTime))"
+    }
+
+    static let taken = [
+        #"{"type":"Feature","id":"d1-c0","properties":{"radius":123.456,"devices":["device-1"]},"geometry":{"type":"Point","coordinates":[121.51712345678901,25.047812345678903]}}"#,
+        #"{"geometry": {"coordinates": [-0.5, 51.25, 12], "type": "Point"}, "properties": {"radius": 1e2}, "id": 7.0, "type": "Feature"}"#,
+        #"{"type":"Feature","id":-0,"properties":{"radius":5,"notifyOnEntry":false,"notifyOnExit":true,"notifyOnDwell":true,"loiteringDelay":30,"bufferDistance":0,"confirmationTime":2.5},"geometry":{"type":"Point","coordinates":[0,0]}}"#,
+        #"{"type":"Feature","properties":{"id":"from-properties","radius":1000000},"geometry":{"type":"Point","coordinates":[180,-90]}}"#,
+        "{\"type\":\"Feature\",\n  \"id\":\"caf\\u00e9\",\r\n  \"properties\":{\"radius\":1,\"devices\":[\"a\",\"b\\\"c\"]},\n  \"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}",
+    ]
+
+    @Test(arguments: taken)
+    func takesCommonCirclesAsTheTreePathDoes(feature: String) throws {
+        let region = try #require(shortcut(feature))
+        #expect(summary(region) == summary(try tree(feature)))
+    }
+
+    /// Features the tree path warns about, refuses, or that hold what the shortcut does not read.
+    static let declined = [
+        #"{"type":"Feature","id":"a","properties":{"radius":5,"name":"kept by the tree path"},"geometry":{"type":"Point","coordinates":[0,0]}}"#,
+        #"{"type":"Feature","id":"a","properties":{"radius":5,"devices":[]},"geometry":{"type":"Point","coordinates":[0,0]}}"#,
+        #"{"type":"Feature","id":"a","properties":{"radius":5,"notifyOnExit":null},"geometry":{"type":"Point","coordinates":[0,0]}}"#,
+        #"{"type":"Feature","id":"a","properties":{"radius":0},"geometry":{"type":"Point","coordinates":[0,0]}}"#,
+        #"{"type":"Feature","id":"a","properties":{"radius":1e999},"geometry":{"type":"Point","coordinates":[0,0]}}"#,
+        #"{"type":"Feature","id":"a","properties":{"radius":5,"radius":6},"geometry":{"type":"Point","coordinates":[0,0]}}"#,
+        #"{"type":"Feature","id":"","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[0,0]}}"#,
+        #"{"type":"Feature","id":null,"properties":{"radius":5},"geometry":{"type":"Point","coordinates":[0,0]}}"#,
+        #"{"type":"Feature","id":"a","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[0,95]}}"#,
+        #"{"type":"Feature","id":"a","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[0]}}"#,
+        #"{"type":"Feature","id":"a","properties":{"radius":5},"geometry":{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]]}}"#,
+        #"{"type":"Feature","id":"a","properties":{"radius":5},"geometry":null}"#,
+        #"{"type":"Featur","id":"a","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[0,0]}}"#,
+        #"{"typ\u0065":"Feature","id":"a","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[0,0]}}"#,
+        #"{"type":"Feature","id":"a","bbox":[0,0,0,0],"properties":{"radius":5},"geometry":{"type":"Point","coordinates":[0,0]}}"#,
+        #"{"type":"Feature","id":"a","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[0,0]}"#,
+    ]
+
+    @Test(arguments: declined)
+    func declinesWhatTheTreePathMustDecide(feature: String) {
+        #expect(shortcut(feature) == nil)
+    }
+
+    /// A duplicate of an id the shortcut took is still reported by the tree path, naming the first feature.
+    @Test func reportsADuplicateOfAnIdItTook() {
+        let first = #"{"type":"Feature","id":"same","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[0,0]}}"#
+        let bytes = Array("{\"type\":\"FeatureCollection\",\"features\":[\n\(first),\n\(first)\n]}".utf8)
+        #expect(throws: InputError.self) { try GeoJSONRegionDecoder.decode(bytes) }
+        do {
+            _ = try GeoJSONRegionDecoder.decode(bytes)
+        } catch {
+            #expect(error.line == 3)
+            #expect(error.field == "features[1].id")
+            #expect(error.message.contains("features[0] has it too"))
+        }
+    }
+}
