@@ -12,7 +12,12 @@ public struct ExactName: Hashable, Sendable, CustomStringConvertible {
     public var description: String { string }
 
     public static func == (lhs: ExactName, rhs: ExactName) -> Bool {
-        lhs.string.utf8.elementsEqual(rhs.string.utf8)
+        // Compared as contiguous bytes when both strings have them (native strings do), which is much faster
+        // than the generic element-by-element comparison that remains for the others.
+        let equal: Bool? = lhs.string.utf8.withContiguousStorageIfAvailable { left in
+            rhs.string.utf8.withContiguousStorageIfAvailable { right in left.elementsEqual(right) }
+        } ?? nil
+        return equal ?? lhs.string.utf8.elementsEqual(rhs.string.utf8)
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -78,6 +78,30 @@ import GeofenceFormats
         #expect(sink.lines.count == 1)  // the enter at line 7
     }
 
+    /// Enough lines for the chunks to be decoded in parallel parts: the counts, the events and the rejected
+    /// lines' numbers are those of reading line by line.
+    @Test func longStreamsDecodedInParallelKeepLineOrderAndNumbers() async throws {
+        var text = ""
+        var badLines: [Int] = []
+        for k in 0..<20_000 {
+            let time = 1_795_248_000 + k
+            if k % 997 == 0 {
+                text += "{\"device\":\"d\(k % 50)\",\"lat\":95,\"lon\":121.517,\"time\":\(time)}\n"
+                badLines.append(k + 1)
+            } else {
+                let latitude = (k / 50) % 2 == 0 ? "25.0478" : "25.06"
+                text += "{\"device\":\"d\(k % 50)\",\"lat\":\(latitude),\"lon\":121.517,\"time\":\(time)}\n"
+            }
+        }
+        let (report, sink) = try await Self.run(text)
+        #expect(report.updates == 20_000 - badLines.count)
+        #expect(report.rejected["invalidCoordinate"] == badLines.count)
+        #expect(report.inputErrors.map(\.line) == Array(badLines.prefix(20)))  // the report keeps the first 20
+        // Each device alternates inside and outside the station's 200 m: nearly every sample is a crossing.
+        #expect((report.events["enter"] ?? 0) > 9_000 && (report.events["exit"] ?? 0) > 9_000)
+        #expect(sink.lines.count == (report.events["enter"] ?? 0) + (report.events["exit"] ?? 0))
+    }
+
     @Test func failOnBadInputStopsAtTheFirstBadLine() async throws {
         let text = Self.journey.replacingOccurrences(of: "\"lat\":25.0500", with: "\"lat\":\"x\"")
         await #expect(throws: BadInputError.self) { _ = try await Self.run(text, failOnBadInput: true) }

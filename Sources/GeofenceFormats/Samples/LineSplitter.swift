@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import GeofenceKit
 
 /// Splits a byte stream, fed in chunks of any size, into lines, with bounded memory.
@@ -26,7 +33,7 @@ public struct LineSplitter: Sendable {
     public mutating func lines(in chunk: [UInt8]) -> [Piece] {
         var pieces: [Piece] = []
         var lineStart = chunk.startIndex
-        for index in chunk.indices where chunk[index] == UInt8(ascii: "\n") {
+        for index in Self.newlines(in: chunk) {
             if discarding {
                 discarding = false
             } else if carry.isEmpty {
@@ -48,6 +55,21 @@ public struct LineSplitter: Sendable {
             }
         }
         return pieces
+    }
+
+    /// The indices of the line feeds in `chunk`, found with `memchr` (many bytes per instruction).
+    private static func newlines(in chunk: [UInt8]) -> [Int] {
+        chunk.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return [] }
+            var indices: [Int] = []
+            var from = 0
+            while from < buffer.count, let found = memchr(base + from, 0x0A, buffer.count - from) {
+                let index = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+                indices.append(index)
+                from = index + 1
+            }
+            return indices
+        }
     }
 
     /// The last line, when the input did not end with a newline.

@@ -41,17 +41,20 @@ public final class ChunkedFileReader {
     /// The next chunk (at most ``chunkSize`` bytes), or `nil` at the end of the input.
     /// - Throws: ``InputReadError`` when a read fails (a folder given as a file, an I/O error).
     public func next() throws(InputReadError) -> [UInt8]? {
-        var chunk = [UInt8](repeating: 0, count: chunkSize)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, chunkSize) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                if let path { throw InputReadError.unreadable(path) }
-                throw InputReadError(name: name, message: String(cString: strerror(errno)))
+            var failure: Int32 = 0
+            // Read into uninitialised memory: zeroing a chunk only to overwrite it costs as much as the read.
+            let chunk = [UInt8](unsafeUninitializedCapacity: chunkSize) { buffer, initialized in
+                let count = read(descriptor, buffer.baseAddress, chunkSize)
+                initialized = max(count, 0)
+                if count < 0 { failure = errno }
             }
-            if count == 0 { return nil }
-            chunk.removeSubrange(count...)
-            return chunk
+            if failure == EINTR { continue }
+            if failure != 0 {
+                if let path { throw InputReadError.unreadable(path) }
+                throw InputReadError(name: name, message: String(cString: strerror(failure)))
+            }
+            return chunk.isEmpty ? nil : chunk
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import GeofenceKit
 import GeofenceFormats
 
@@ -33,6 +34,8 @@ struct SampleStreamRouter {
     private var latest: Int64 = .min
 
     private var filter: LocationFilter?
+    /// Decodes a chunk's lines on every core once the format (and a CSV file's header) is known.
+    private let decoder = ParallelSampleDecoder(parts: ProcessInfo.processInfo.activeProcessorCount)
 
     private let stop: StopSignal?
 
@@ -78,11 +81,19 @@ struct SampleStreamRouter {
     }
 
     private mutating func take(_ pieces: [LineSplitter.Piece], send: Send) async throws {
-        for piece in pieces {
-            switch piece {
+        // The lines from `aheadStart` on, decoded at once on every core; the rest of the work stays in line order.
+        var ahead: [ParallelSampleDecoder.Decoded] = []
+        var aheadStart: Int?
+        for index in pieces.indices {
+            if aheadStart == nil, let format = parallelFormat {
+                ahead = decoder.decode(pieces[index...], as: format)
+                aheadStart = index
+            }
+            switch pieces[index] {
             case .line(let line, let number):
                 // Decoding stays synchronous; only a full batch waits for its credit, and a paced run for its time.
-                guard let sample = try decode(line, number: number) else { continue }
+                let decoded = aheadStart.map { ahead[index - $0] }
+                guard let sample = try decode(line, number: number, decoded: decoded) else { continue }
                 if pacer.isPaced, pacer.delay(until: sample.time.microseconds) > 0 {
                     // Whatever is due goes out before the source sleeps until this sample's moment.
                     try await flush(send: send)
@@ -110,9 +121,34 @@ struct SampleStreamRouter {
         }
     }
 
-    /// Decodes one line (without its newline); `nil` for a blank line, the CSV header or a rejected line.
-    private mutating func decode(_ line: ArraySlice<UInt8>, number: Int) throws -> LocationSample? {
+    /// The format every remaining line decodes in on its own, once the stream has told it (and a CSV header).
+    private var parallelFormat: ParallelSampleDecoder.Format? {
+        switch format {
+        case .ndjson?: .ndjson
+        case .csv?: csvHeader.map { .csv($0) }
+        case nil: nil
+        }
+    }
+
+    /// Decodes one line (without its newline), or takes what ``ParallelSampleDecoder`` made of it; `nil` for a
+    /// blank line, the CSV header or a rejected line.
+    private mutating func decode(
+        _ line: ArraySlice<UInt8>, number: Int, decoded: ParallelSampleDecoder.Decoded?
+    ) throws -> LocationSample? {
         lineNumber = number
+        switch decoded {
+        case .skipped?:
+            return nil
+        case .sample(let sample)?:
+            summary.read += 1
+            return sample
+        case .rejected(let error)?:
+            summary.read += 1
+            try reject(error.reason, error.error, owned: partition.index == 0)
+            return nil
+        case nil:
+            break
+        }
         if SampleDecoder.isBlank(line) { return nil }
         let format = format ?? SampleFormat.detect(firstLine: line)
         self.format = format
