@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A device or region identifier compared as the exact sequence of its Unicode scalars.
 ///
 /// Swift's `String` equality (and hashing) uses canonical equivalence, so `café` written with U+00E9 and with
@@ -15,7 +23,12 @@ public struct ExactName: Hashable, Sendable, CustomStringConvertible {
         // Compared as contiguous bytes when both strings have them (native strings do), which is much faster
         // than the generic element-by-element comparison that remains for the others.
         let equal: Bool? = lhs.string.utf8.withContiguousStorageIfAvailable { left in
-            rhs.string.utf8.withContiguousStorageIfAvailable { right in left.elementsEqual(right) }
+            rhs.string.utf8.withContiguousStorageIfAvailable { right in
+                guard left.count == right.count, let leftStart = left.baseAddress, let rightStart = right.baseAddress else {
+                    return left.count == right.count
+                }
+                return memcmp(leftStart, rightStart, left.count) == 0
+            }
         } ?? nil
         return equal ?? lhs.string.utf8.elementsEqual(rhs.string.utf8)
     }
