@@ -61,16 +61,19 @@ public struct LocationSource: Sendable {
     private let seed: UInt64
     private let stop: StopSignal?
     private let partition: Partition
+    private let clock: any RunClock
 
     /// - Parameters:
     ///   - filter: source-side filters and noise, applied to every sample before it is sent.
     ///   - seed: the seed of the noise for sample streams (the random walk and playback use their plan's).
     ///   - partition: the devices to produce; the others are skipped (see ``Partition``).
+    ///   - clock: what pacing waits on (the real clock unless a test drives it).
     public init(
         kind: SourceKind, outputs: [BoundedChannel<LocationBatch>],
         batchSize: Int, pace: Pace, filter: LocationFilterSettings = .init(), seed: UInt64 = 0, stop: StopSignal? = nil,
-        partition: Partition = .whole
+        partition: Partition = .whole, clock: any RunClock = .continuous
     ) {
+        self.clock = clock
         self.stop = stop
         self.partition = partition
         precondition(!outputs.isEmpty, "one channel per shard")
@@ -109,7 +112,7 @@ public struct LocationSource: Sendable {
         case .samples(let input):
             var reader = SampleStreamRouter(
                 input: input, shardCount: outputs.count, batchSize: batchSize, pace: pace, filter: filter, seed: seed,
-                stop: stop, partition: partition)
+                stop: stop, partition: partition, clock: clock)
             return try await reader.run { [outputs] batch, shard in try await outputs[shard].send(batch) }
         }
     }
@@ -121,13 +124,14 @@ public struct LocationSource: Sendable {
         let shardCount = outputs.count
         let batchSize = batchSize
         let pace = pace
+        let clock = clock
         let stop = stop
         let outputs = outputs
         return try await withThrowingTaskGroup(of: SourceSummary.self) { group in
             for shard in 0..<shardCount {
                 group.addTask {
                     var lane = makeLane(shard, shardCount)
-                    var pacer = Pacer(pace: pace)
+                    var pacer = Pacer(pace: pace, clock: clock)
                     _ = pacer.delay(until: lane.pacingTime.microseconds)  // the origin: the lane's first sample
                     var summary = SourceSummary()
                     while !lane.isFinished && stop?.isRequested != true {

@@ -19,8 +19,10 @@ public struct Simulation: Sendable {
     /// Where the devices' monitored state is saved at the end (and every `snapshotInterval` seconds), and
     /// restored from at the start when the file exists.
     public var statePath: String?
-    /// Wall-clock seconds between snapshots during the run; 0: only at the end.
+    /// Seconds of ``clock`` between snapshots during the run; 0: only at the end.
     public var snapshotInterval: Double = 0
+    /// What pacing and the snapshot interval wait on: the real clock unless a test drives the run's time.
+    public var clock: any RunClock = .continuous
     /// The snapshot to continue from, when the caller has read (and checked) it already; otherwise it is read
     /// from `statePath` when that file exists.
     public var restoredSnapshot: StateSnapshot?
@@ -79,7 +81,7 @@ public struct Simulation: Sendable {
         let source = LocationSource(
             kind: wiring.source, outputs: inputs,
             batchSize: configuration.batchSize, pace: configuration.pace, filter: configuration.filters,
-            seed: configuration.seed, stop: stop, partition: configuration.partition)
+            seed: configuration.seed, stop: stop, partition: configuration.partition, clock: clock)
         // Generated devices keep their indices in a partition; a stream's devices are numbered as they come.
         let partition = wiring.knownDevices == nil ? Partition.whole : configuration.partition
         let deviceStride = partition.deviceStride(shards: shardCount)
@@ -124,9 +126,9 @@ public struct Simulation: Sendable {
             }
             if let cut {
                 // Periodic snapshots: a cut through every shard's input, completed by the dispatcher (SnapshotCut).
-                group.addTask { [snapshotInterval] in
+                group.addTask { [snapshotInterval, clock] in
                     while !Task.isCancelled {
-                        try? await Task.sleep(nanoseconds: UInt64(snapshotInterval * 1e9))
+                        _ = await clock.sleep(seconds: snapshotInterval)
                         guard !Task.isCancelled, cut.begin() else { continue }
                         var cutBatch = LocationBatch()
                         cutBatch.isSnapshotCut = true

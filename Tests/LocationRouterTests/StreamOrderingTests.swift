@@ -22,7 +22,9 @@ import GeofenceFormats
         return lines
     }
 
-    static func run(_ text: String, shards: Int, pace: Pace = .max) async throws -> [String: [String]] {
+    static func run(
+        _ text: String, shards: Int, pace: Pace = .max, clock: any RunClock = .continuous
+    ) async throws -> [String: [String]] {
         let path = try temporaryFile(text)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let descriptor = open(path, O_RDONLY)
@@ -35,7 +37,9 @@ import GeofenceFormats
             source: .samples(SampleInput(descriptor: descriptor, name: "skewed")), regions: regions, settings: settings,
             shards: shards, batchSize: 16, pace: pace)
         let sink = CollectingSink()
-        _ = try await Simulation(configuration: configuration, sink: sink).run()
+        var simulation = Simulation(configuration: configuration, sink: sink)
+        simulation.clock = clock
+        _ = try await simulation.run()
         return sink.linesByDevice
     }
 
@@ -59,14 +63,16 @@ import GeofenceFormats
     }
 
     @Test func aPacedStreamTakesItsSimulatedDuration() async throws {
-        // Two samples 2 simulated seconds apart at 4× take at least half a second of wall time.
+        // Two samples 2 simulated seconds apart at 4× take half a second of the run's clock: the run waits for
+        // the clock (which jumps to each deadline the run sleeps until) and ends the moment the second is due.
         let text = """
             {"device":"a","lat":25.06,"lon":121.517,"time":1795248000}
             {"device":"a","lat":25.0478,"lon":121.517,"time":1795248002}
             """
-        let started = MonotonicClock.now()
-        let events = try await Self.run(text, shards: 1, pace: .factor(4))
-        #expect(Double(MonotonicClock.now() - started) / 1e9 >= 0.45)
+        let clock = ManualClock()
+        let events = try await clock.advancingToEachDeadline { try await Self.run(text, shards: 1, pace: .factor(4), clock: clock) }
+        #expect(clock.now == .milliseconds(500))
+        #expect(clock.requestedDeadlines.allSatisfy { $0 <= .milliseconds(500) }, "never slept past the sample's moment")
         #expect(events["a"]?.count == 1)
     }
 }

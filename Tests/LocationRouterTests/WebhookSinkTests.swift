@@ -99,17 +99,34 @@ import Testing
         #expect(Set(bodies.flatMap { body in body.replacingOccurrences(of: "},{", with: "}\n{").split(separator: "\n").map(String.init) }) == Set(lines))
     }
 
+    /// Deadlines a test clock's sleepers wait for that are retry backoffs, not the (minutes-long) linger or
+    /// grace period of ``configuration(_:deadLetter:_:)``.
+    static let backoffHorizon = Duration.seconds(60)
+
     @Test func serverErrorsAreRetriedUntilTheServerRecovers() async throws {
         let server = try WebhookTestServer { index, _ in index < 4 ? WebhookTestServer.Response(status: 500) : .ok }
         let deadLetter = Self.temporaryPath()
         defer { server.stop() }
-        let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter))
+        let configuration = try Self.configuration(server, deadLetter: deadLetter) { $0.concurrency = 1 }
+        let clock = ManualClock()
+        let sink = WebhookSink(configuration: configuration, clock: clock)
         let lines = Self.events(300)
-        try await Self.deliver(lines, to: sink)
+        let delivery = Task { try await Self.deliver(lines, to: sink) }
+        // One worker: the first batch fails four times, and each wait is the next draw of the seeded backoff.
+        var jitter = SplitMix64(seed: configuration.backoff.seed)
+        for attempt in 1...4 {
+            await clock.waitForSleepers { $0.contains { $0 < Self.backoffHorizon } }
+            let wait = configuration.backoff.delay(afterAttempt: attempt, using: &jitter)
+            let deadline = try #require(clock.pendingDeadlines.first)
+            #expect(deadline == clock.now + .nanoseconds(Int64(wait * 1e9)), "attempt \(attempt) waits its backoff")
+            #expect(server.requests.count == attempt, "no request before the backoff is over")
+            clock.advance(to: deadline)
+        }
+        try await delivery.value
 
         Self.expectEveryEventAccountedOnce(lines, sink: sink, server: server, deadLetter: deadLetter)
         #expect(sink.statistics.delivered == 300)
-        #expect(sink.statistics.retries >= 4)
+        #expect(sink.statistics.retries == 4)
         #expect(sink.statistics.deadLettered == 0)
     }
 
@@ -119,20 +136,24 @@ import Testing
         }
         let deadLetter = Self.temporaryPath()
         defer { server.stop() }
-        let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) { $0.concurrency = 1 })
+        let clock = ManualClock()
+        let sink = WebhookSink(
+            configuration: try Self.configuration(server, deadLetter: deadLetter) { $0.concurrency = 1 }, clock: clock)
         let lines = Self.events(20)
-        try await Self.deliver(lines, to: sink)
+        let delivery = Task { try await Self.deliver(lines, to: sink) }
+        await clock.waitForSleepers { $0.contains { $0 < Self.backoffHorizon } }
+        #expect(clock.pendingDeadlines.first == .seconds(1), "waits the Retry-After, not the backoff")
+        clock.advance(by: .milliseconds(999))
+        #expect(server.requests.count == 1, "no retry before the Retry-After is over")
+        clock.advance(by: .milliseconds(1))
+        try await delivery.value
 
         Self.expectEveryEventAccountedOnce(lines, sink: sink, server: server, deadLetter: deadLetter)
-        let requests = server.requests
-        #expect(requests.count == 2)
-        if requests.count == 2 {
-            #expect(requests[1].request.received - requests[0].request.received >= 0.9, "waited the Retry-After")
-        }
+        #expect(server.requests.count == 2)
         #expect(sink.statistics.retries == 1)
     }
 
-    @Test func retryAfterZeroReplacesALongBackoffOn503() async throws {
+    @Test(.timeLimit(.minutes(1))) func retryAfterZeroReplacesALongBackoffOn503() async throws {
         // A backoff far longer than the grace period: had it been used, close would have dead-lettered the batch.
         let backoff = WebhookBackoff(initial: 600, factor: 2, maximum: 600, seed: 1)
         var generator = SplitMix64(seed: backoff.seed)
@@ -143,17 +164,18 @@ import Testing
         }
         let deadLetter = Self.temporaryPath()
         defer { server.stop() }
+        let clock = ManualClock()
         let sink = WebhookSink(
             configuration: try Self.configuration(server, deadLetter: deadLetter) {
                 $0.concurrency = 1
                 $0.backoff = backoff
-            })
-        let clock = MonotonicTestClock()
+            }, clock: clock)
         let lines = Self.events(20)
+        // The clock never moves: had the backoff been used, the retry would wait for it (and the time limit fail).
         try await Self.deliver(lines, to: sink)
 
-        // Well under the backoff's own delays, with room for a machine where the sink's tasks wait for a thread.
-        #expect(clock.seconds < backoffAlone / 3)
+        #expect(clock.now == .zero)
+        #expect(clock.requestedDeadlines.filter { $0 < Self.backoffHorizon } == [.zero, .zero], "both retries waited 0 s")
         Self.expectEveryEventAccountedOnce(lines, sink: sink, server: server, deadLetter: deadLetter)
         #expect(sink.statistics.delivered == 20 && sink.statistics.retries == 2)
     }
@@ -197,21 +219,24 @@ import Testing
         let server = try WebhookTestServer(listenAfter: nil)
         let deadLetter = Self.temporaryPath()
         defer { server.stop() }
+        let clock = ManualClock()
         let sink = WebhookSink(
             configuration: try Self.configuration(server, deadLetter: deadLetter) {
+                $0.concurrency = 1
                 $0.maxAttempts = 30
                 $0.backoff = WebhookBackoff(initial: 0.05, factor: 2, maximum: 0.3, seed: 5)
-            })
+            }, clock: clock)
         let lines = Self.events(120)
         let delivery = Task { try await Self.deliver(lines, to: sink) }
-        // Listen only once a refused attempt has been retried: not after a guessed delay.
-        while sink.statistics.retries == 0 { try await Task.sleep(nanoseconds: 5_000_000) }
+        // Listen only once a refused attempt waits for its retry: not after a guessed delay.
+        await clock.waitForSleepers { $0.contains { $0 < Self.backoffHorizon } }
         server.listenNow()
+        clock.advance(by: .seconds(1))
         try await delivery.value
 
         Self.expectEveryEventAccountedOnce(lines, sink: sink, server: server, deadLetter: deadLetter)
         #expect(sink.statistics.delivered == 120)
-        #expect(sink.statistics.retries > 0)
+        #expect(sink.statistics.retries == 1)
     }
 
     @Test func refusedConnectionsAreDeadLetteredWhenAttemptsRunOut() async throws {
@@ -221,9 +246,10 @@ import Testing
             server.stop()
             try? FileManager.default.removeItem(atPath: deadLetter)
         }
-        let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) { $0.maxAttempts = 3 })
+        let clock = ManualClock()
+        let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) { $0.maxAttempts = 3 }, clock: clock)
         let lines = Self.events(120)
-        try await Self.deliver(lines, to: sink)
+        try await clock.advancingToEachDeadline(before: Self.backoffHorizon) { try await Self.deliver(lines, to: sink) }
 
         Self.expectEveryEventAccountedOnce(lines, sink: sink, server: server, deadLetter: deadLetter)
         let statistics = sink.statistics
@@ -276,17 +302,23 @@ import Testing
             try? FileManager.default.removeItem(atPath: deadLetter)
         }
         // The requests outlast the grace period by far and never time out within it: only the grace period ends them.
+        let clock = ManualClock()
         let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) {
             $0.gracePeriod = 0.3
             $0.timeout = 600
-        })
+        }, clock: clock)
         let lines = Self.events(80)
-        let clock = MonotonicTestClock()
-        try await Self.deliver(lines, to: sink)
+        let elapsed = MonotonicTestClock()
+        let delivery = Task { try await Self.deliver(lines, to: sink) }
+        // Both batches are at the server before the grace period (on the test's clock) ends.
+        await server.waitForAnswers(2)
+        await clock.waitForSleepers { $0.contains(.milliseconds(300)) }
+        clock.advance(by: .milliseconds(300))
+        try await delivery.value
 
         // Well before the server's 300 s answer (which would have made the events delivered, not dead-lettered),
         // with room for a machine whose threads other suites keep busy.
-        #expect(clock.seconds < 150, "close returned after the grace period, not after the server's answer")
+        #expect(elapsed.seconds < 150, "close returned after the grace period, not after the server's answer")
         let statistics = sink.statistics
         #expect(statistics.deadLettered == 80 && statistics.delivered == 0 && statistics.lost == 0)
         #expect(statistics.failedRequests == 2)
@@ -301,13 +333,14 @@ import Testing
             server.stop()
             try? FileManager.default.removeItem(atPath: deadLetter)
         }
+        let clock = ManualClock()
         let sink = WebhookSink(
             configuration: try Self.configuration(server, deadLetter: deadLetter) {
                 $0.timeout = 0.25
                 $0.maxAttempts = 2
-            })
+            }, clock: clock)
         let lines = Self.events(40)
-        try await Self.deliver(lines, to: sink)
+        try await clock.advancingToEachDeadline(before: Self.backoffHorizon) { try await Self.deliver(lines, to: sink) }
 
         Self.expectEveryEventAccountedOnce(lines, sink: sink, server: server, deadLetter: deadLetter)
         #expect(sink.statistics.retries == 1 && sink.statistics.deadLettered == 40)
@@ -342,12 +375,15 @@ import Testing
         let server = try WebhookTestServer()
         let deadLetter = Self.temporaryPath()
         defer { server.stop() }
-        let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) { $0.linger = 0.05 })
+        let clock = ManualClock()
+        let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) { $0.linger = 0.05 }, clock: clock)
         let lines = Self.events(3)
         try await sink.write(Array(lines.map { $0 + "\n" }.joined().utf8))
-        let clock = MonotonicTestClock()
-        // The linger is 50 ms; the generous wait only guards against a machine busy with other tests.
-        while server.requests.isEmpty && clock.seconds < 120 { try await Task.sleep(nanoseconds: 10_000_000) }
+        await clock.waitForSleepers { $0.contains(.milliseconds(50)) }
+        clock.advance(by: .milliseconds(49))
+        #expect(sink.statistics.accepted == 0, "the partial batch waits out its linger time")
+        clock.advance(by: .milliseconds(1))
+        await server.waitForAnswers(1)
         #expect(server.deliveredEvents.count == 3, "sent before close")
         try await sink.close()
 

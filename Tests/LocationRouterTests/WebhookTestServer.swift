@@ -56,6 +56,9 @@ final class WebhookTestServer: Sendable {
         var openConnections = 0
         var stopped = false
         var listenRequested = false
+        /// Tests waiting until this many requests have been answered.
+        var answerWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var answered = 0
     }
 
     let port: UInt16
@@ -114,9 +117,23 @@ final class WebhookTestServer: Sendable {
         requests.filter { (200..<300).contains($0.status) }.flatMap { canonicalEvents(inArray: $0.request.body) }
     }
 
-    /// Starts listening now (for a server made with `listenAfter: nil`).
+    /// Starts listening now (for a server made with `listenAfter: nil`): a connection made after this returns is
+    /// not refused.
     func listenNow() {
+        _ = listen(listener, 64)
         state.withLock { $0.listenRequested = true }
+    }
+
+    /// Suspends until at least `count` requests have been answered (their status decided and recorded).
+    func waitForAnswers(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state in
+                guard state.answered < count else { return true }
+                state.answerWaiters.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
     }
 
     /// Stops accepting; connections being answered finish on their own threads. It does not wait, so that a
@@ -209,7 +226,14 @@ final class WebhookTestServer: Sendable {
             return state.exchanges.count - 1
         }
         let response = respond(index, request)
-        state.withLock { $0.exchanges[index] = Exchange(request: request, status: response.status) }
+        let answered = state.withLock { state in
+            state.exchanges[index] = Exchange(request: request, status: response.status)
+            state.answered += 1
+            let answered = state.answerWaiters.filter { $0.count <= state.answered }
+            state.answerWaiters.removeAll { $0.count <= state.answered }
+            return answered
+        }
+        for waiter in answered { waiter.continuation.resume() }
         if response.delay > 0 { usleep(useconds_t(response.delay * 1e6)) }
         state.withLock { $0.inFlight -= 1 }
         var outcome: (bytesSent: Int, clientClosedAfter: Double?)

@@ -14,14 +14,24 @@ public enum Pace: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Holds a producer back until the wall clock catches up with simulated time, sample by sample.
+/// Holds a producer back until the clock catches up with simulated time, sample by sample.
 ///
-/// The first sample sets the origin: simulated time `t` is due at wall-clock `origin.wall + (t − origin.t) / factor`.
+/// The first sample sets the origin: simulated time `t` is due at clock time `origin.wall + (t − origin.t) / factor`.
 struct Pacer: Sendable {
     private let pace: Pace
+    private let clock: any RunClock
     private var origin: (wall: UInt64, simulated: Int64)?
 
-    init(pace: Pace) { self.pace = pace }
+    init(pace: Pace, clock: any RunClock = .continuous) {
+        self.pace = pace
+        self.clock = clock
+    }
+
+    /// The clock's time in nanoseconds.
+    private var nanoseconds: UInt64 {
+        let (seconds, attoseconds) = clock.now.components
+        return UInt64(max(0, seconds)) &* 1_000_000_000 &+ UInt64(max(0, attoseconds / 1_000_000_000))
+    }
 
     var isPaced: Bool { pace != .max }
 
@@ -29,7 +39,7 @@ struct Pacer: Sendable {
     /// call sets the origin.
     mutating func delay(until time: Int64) -> UInt64 {
         guard case .factor(let factor) = pace else { return 0 }
-        let now = MonotonicClock.now()
+        let now = nanoseconds
         guard let origin else {
             self.origin = (now, time)
             return 0
@@ -43,17 +53,17 @@ struct Pacer: Sendable {
     func simulatedNow() -> Int64? {
         guard case .factor(let factor) = pace else { return .max }
         guard let origin else { return nil }
-        let elapsed = Double(MonotonicClock.now() &- origin.wall) / 1_000 * factor
+        let elapsed = Double(nanoseconds &- origin.wall) / 1_000 * factor
         return origin.simulated &+ Int64(elapsed)
     }
 
-    /// Sleeps until the wall-clock moment that corresponds to `time`; the first call sets the origin. Wakes up
-    /// early, in at most 50 ms, when `stop` is requested.
+    /// Sleeps until the clock's moment that corresponds to `time`; the first call sets the origin. Wakes up
+    /// early, in at most 50 ms of the clock, when `stop` is requested.
     mutating func wait(until time: Int64, stop: StopSignal? = nil) async throws {
         while stop?.isRequested != true {
             let delay = delay(until: time)
             guard delay > 0 else { return }
-            try await Task.sleep(nanoseconds: min(delay, 50_000_000))
+            try await clock.sleep(for: .nanoseconds(min(delay, 50_000_000)))
         }
     }
 }

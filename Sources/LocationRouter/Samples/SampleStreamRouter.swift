@@ -41,7 +41,7 @@ struct SampleStreamRouter {
 
     init(
         input: SampleInput, shardCount: Int, batchSize: Int, pace: Pace, filter: LocationFilterSettings = .init(),
-        seed: UInt64 = 0, stop: StopSignal? = nil, partition: Partition = .whole
+        seed: UInt64 = 0, stop: StopSignal? = nil, partition: Partition = .whole, clock: any RunClock = .continuous
     ) {
         self.stop = stop
         self.partition = partition
@@ -49,7 +49,7 @@ struct SampleStreamRouter {
         self.input = input
         self.shardCount = shardCount
         self.batchSize = batchSize
-        pacer = Pacer(pace: pace)
+        pacer = Pacer(pace: pace, clock: clock)
         format = input.format
         batches = Array(repeating: LocationBatch(capacity: batchSize), count: shardCount)
     }

@@ -19,11 +19,14 @@ final class WebhookDelivery: Sendable {
     let outbox: WebhookOutbox
     let transport: WebhookTransport
     let deadLetterFile: DeadLetterFile
+    /// What backoff, linger and the grace period wait on.
+    let clock: any RunClock
     private let ledger = Mutex(Ledger())
     private let jitter: Mutex<SplitMix64>
 
-    init(configuration: WebhookConfiguration) {
+    init(configuration: WebhookConfiguration, clock: any RunClock) {
         self.configuration = configuration
+        self.clock = clock
         outbox = WebhookOutbox(batchSize: configuration.batchSize)
         transport = WebhookTransport(configuration: configuration)
         deadLetterFile = DeadLetterFile(path: configuration.resolvedDeadLetterPath)
@@ -83,7 +86,7 @@ final class WebhookDelivery: Sendable {
                 }
                 let wait = retryAfter.map { min($0, configuration.maxRetryAfter) }
                     ?? jitter.withLock { configuration.backoff.delay(afterAttempt: attempt, using: &$0) }
-                guard await Self.sleep(seconds: wait) else { return }
+                guard await clock.sleep(seconds: wait) else { return }
                 attempt += 1
                 ledger.withLock { $0.statistics.retries += 1 }
             }
@@ -114,17 +117,6 @@ final class WebhookDelivery: Sendable {
                 ledger.statistics.failedRequests += 1
                 if ledger.lossReason == nil { ledger.lossReason = "\(error)" }
             }
-        }
-    }
-
-    /// Waits `seconds` (capped at a day, so any finite value converts); `false` if the task was cancelled.
-    static func sleep(seconds: Double) async -> Bool {
-        let clamped = seconds.isFinite ? min(max(0, seconds), 86_400) : 86_400
-        do {
-            try await Task.sleep(nanoseconds: UInt64(clamped * 1e9))
-            return true
-        } catch {
-            return false
         }
     }
 }

@@ -29,9 +29,12 @@ public final class WebhookSink: EventSink {
     private let closed = Atomic<Bool>(false)
 
     /// Starts the delivery workers; they wait for the first batch.
-    public init(configuration: WebhookConfiguration) {
+    /// - Parameters:
+    ///   - clock: what the backoff, the linger time and the grace period wait on (request timeouts are the
+    ///     transport's, on the real clock).
+    public init(configuration: WebhookConfiguration, clock: any RunClock = .continuous) {
         let configuration = configuration.normalized
-        let delivery = WebhookDelivery(configuration: configuration)
+        let delivery = WebhookDelivery(configuration: configuration, clock: clock)
         self.configuration = configuration
         self.delivery = delivery
         workers = Task {
@@ -70,8 +73,9 @@ public final class WebhookSink: EventSink {
         if let generation = try delivery.outbox.add(bytes, destination: configuration.url.absoluteString) {
             let outbox = delivery.outbox
             let linger = configuration.linger
+            let clock = delivery.clock
             Task {
-                guard await WebhookDelivery.sleep(seconds: linger) else { return }
+                guard await clock.sleep(seconds: linger) else { return }
                 outbox.lingerExpired(generation: generation)
             }
         }
@@ -87,7 +91,7 @@ public final class WebhookSink: EventSink {
         let workers = workers
         delivery.outbox.finish()
         let deadline = Task {
-            guard await WebhookDelivery.sleep(seconds: delivery.configuration.gracePeriod) else { return }
+            guard await delivery.clock.sleep(seconds: delivery.configuration.gracePeriod) else { return }
             delivery.outbox.abandon()
             workers.cancel()
             delivery.transport.cancelAll()
