@@ -1,0 +1,54 @@
+/// The regions that contain a point: a walk down the boxes that could hold a region reaching the point.
+extension CatalogIndex {
+    /// Appends to `regions` the number of every region that contains the point (the boundary is inside), in
+    /// ascending order of region number.
+    ///
+    /// Decides as the monitors do: a circle by its geodesic distance (``CircleGeometry/contains(latitude:longitude:)``
+    /// wherever the straight-line distance leaves any doubt), a polygon by ``PolygonGeometry/contains(latitude:longitude:)``.
+    /// - Parameter stack: a buffer the walk reuses.
+    public func regionsContaining(
+        latitude: Double, longitude: Double, into found: inout [Int32], stack: inout [(level: Int32, box: Int32)]
+    ) {
+        guard let root = levels.last?.first else { return }
+        let start = found.count
+        let point = EarthCentredPoint(latitude: latitude, longitude: longitude)
+        stack.removeAll(keepingCapacity: true)
+        // A millimetre of slack on every straight-line test: the exact decision comes after.
+        let slack = 0.001
+        if root.distance(to: point) <= Double(root.maxRadius) + slack { stack.append((Int32(levels.count - 1), 0)) }
+        while let (level, box) = stack.popLast() {
+            let first = Int(box) * Self.fanOut
+            if level == 0 {
+                for position in first..<min(first + Self.fanOut, count) {
+                    let radius = radii[position]
+                    let chord = points[position].distance(to: point)
+                    if chord > abs(radius) + slack { continue }
+                    if contains(position, chord: chord, latitude: latitude, longitude: longitude) {
+                        found.append(regions[position])
+                    }
+                }
+            } else {
+                let below = levels[Int(level) - 1]
+                for child in first..<min(first + Self.fanOut, below.count)
+                where below[child].distance(to: point) <= Double(below[child].maxRadius) + slack {
+                    stack.append((level - 1, Int32(child)))
+                }
+            }
+        }
+        found[start...].sort()
+    }
+
+    /// Whether the entry contains the point, `chord` metres from its centre in a straight line.
+    private func contains(_ position: Int, chord: Double, latitude: Double, longitude: Double) -> Bool {
+        let radius = radii[position]
+        guard radius > 0 else {
+            return polygons[Int32(position)]?.contains(latitude: latitude, longitude: longitude) ?? false
+        }
+        // The geodesic is at least the chord and at most a known excess longer: only a band of about a millimetre
+        // around the boundary needs the monitors' own decision.
+        if chord > radius + 0.001 { return false }
+        if chord + EarthCentredPoint.geodesicExcess(chord: chord) < radius - 0.001 { return true }
+        let circle = CircleGeometry(center: Coordinate(unchecked: latitudes[position], longitudes[position]), radius: radius)
+        return circle.contains(latitude: latitude, longitude: longitude)
+    }
+}

@@ -1,0 +1,137 @@
+/// The N regions nearest a point: a best-first walk of the tree that opens boxes in order of their lower bound
+/// and stops when no closed box can hold a region nearer than the N-th found.
+extension CatalogIndex {
+    /// Buffers a query reuses, so that a monitor selects regions without allocating; the result is `regions`.
+    public struct NearestRegions: Sendable {
+        /// The regions found, nearest first (ties: lower region number first).
+        public internal(set) var regions: [Int32] = []
+        /// Their distances to the boundary in metres (negative inside), in the same order.
+        public internal(set) var distances: [Double] = []
+        /// Boxes waiting to be opened: a min-heap on the lower bound.
+        var queue: [(bound: Double, level: Int32, box: Int32)] = []
+        /// The best found so far: a max-heap on (distance, region), so the worst is on top.
+        var best: [(distance: Double, region: Int32)] = []
+
+        public init() {}
+    }
+
+    /// The distance from the point to an entry's boundary, negative inside: for a circle the straight-line
+    /// distance to its centre minus its radius (within a millimetre of the geodesic up to 15 km), for a polygon
+    /// the distance to its nearest edge.
+    @inline(__always)
+    func boundaryDistance(at position: Int, from point: EarthCentredPoint, latitude: Double, longitude: Double) -> Double {
+        let radius = radii[position]
+        if radius > 0 { return points[position].distance(to: point) - radius }
+        guard let polygon = polygons[Int32(position)] else { return .infinity }
+        let distance = polygon.boundaryDistance(latitude: latitude, longitude: longitude)
+        return polygon.contains(latitude: latitude, longitude: longitude) ? -distance : distance
+    }
+
+    /// Finds the `count` regions whose boundary is nearest the point (distance to the boundary, negative inside),
+    /// among those within `limit` metres of it, accepting only regions `accept` returns true for.
+    ///
+    /// The result is the same whatever the tree's shape: the `count` smallest (distance, region number) pairs.
+    public func nearest(
+        latitude: Double, longitude: Double, count wanted: Int, within limit: Double = .infinity,
+        into result: inout NearestRegions, accept: (Int32) -> Bool = { _ in true }
+    ) {
+        result.queue.removeAll(keepingCapacity: true)
+        result.best.removeAll(keepingCapacity: true)
+        result.regions.removeAll(keepingCapacity: true)
+        result.distances.removeAll(keepingCapacity: true)
+        guard wanted > 0, let root = levels.last?.first else { return }
+        let point = EarthCentredPoint(latitude: latitude, longitude: longitude)
+        func worst() -> Double { result.best.count == wanted ? min(limit, result.best[0].distance) : limit }
+        let rootBound = root.distance(to: point) - Double(root.maxRadius)
+        if rootBound <= limit { Self.push(&result.queue, (rootBound, Int32(levels.count - 1), 0)) }
+        while let (bound, level, box) = Self.popMin(&result.queue) {
+            if bound > worst() { break }
+            let first = Int(box) * Self.fanOut
+            if level == 0 {
+                for position in first..<min(first + Self.fanOut, self.count) {
+                    let radius = abs(radii[position])
+                    if points[position].distance(to: point) - radius > worst() { continue }
+                    let region = regions[position]
+                    let distance = boundaryDistance(at: position, from: point, latitude: latitude, longitude: longitude)
+                    guard distance <= limit, accept(region) else { continue }
+                    Self.offer((distance, region), to: &result.best, keeping: wanted)
+                }
+            } else {
+                let below = levels[Int(level) - 1]
+                for child in first..<min(first + Self.fanOut, below.count) {
+                    let childBound = below[child].distance(to: point) - Double(below[child].maxRadius)
+                    if childBound <= worst() { Self.push(&result.queue, (childBound, level - 1, Int32(child))) }
+                }
+            }
+        }
+        result.best.sort { ($0.distance, $0.region) < ($1.distance, $1.region) }
+        for (distance, region) in result.best {
+            result.regions.append(region)
+            result.distances.append(distance)
+        }
+    }
+
+    // MARK: Heaps
+
+    private static func push(_ heap: inout [(bound: Double, level: Int32, box: Int32)], _ item: (Double, Int32, Int32)) {
+        heap.append(item)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child].bound < heap[parent].bound else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private static func popMin(_ heap: inout [(bound: Double, level: Int32, box: Int32)]) -> (Double, Int32, Int32)? {
+        guard let top = heap.first else { return nil }
+        let last = heap.removeLast()
+        if !heap.isEmpty {
+            heap[0] = last
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1, right = left + 1
+                var smallest = parent
+                if left < heap.count && heap[left].bound < heap[smallest].bound { smallest = left }
+                if right < heap.count && heap[right].bound < heap[smallest].bound { smallest = right }
+                if smallest == parent { break }
+                heap.swapAt(parent, smallest)
+                parent = smallest
+            }
+        }
+        return (top.bound, top.level, top.box)
+    }
+
+    /// Keeps the `wanted` smallest pairs in a max-heap.
+    private static func offer(
+        _ item: (distance: Double, region: Int32), to heap: inout [(distance: Double, region: Int32)], keeping wanted: Int
+    ) {
+        func worse(_ a: (distance: Double, region: Int32), _ b: (distance: Double, region: Int32)) -> Bool {
+            (a.distance, a.region) > (b.distance, b.region)
+        }
+        if heap.count == wanted {
+            guard worse(heap[0], item) else { return }
+            heap[0] = item
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1, right = left + 1
+                var largest = parent
+                if left < heap.count && worse(heap[left], heap[largest]) { largest = left }
+                if right < heap.count && worse(heap[right], heap[largest]) { largest = right }
+                if largest == parent { break }
+                heap.swapAt(parent, largest)
+                parent = largest
+            }
+            return
+        }
+        heap.append(item)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard worse(heap[child], heap[parent]) else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+}

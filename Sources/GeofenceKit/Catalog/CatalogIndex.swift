@@ -1,0 +1,203 @@
+/// A spatial index over a shared region catalog: which regions are nearest a point, and which contain it, in
+/// microseconds for catalogs of 1 to 10,000,000 regions (circles and polygons).
+///
+/// A packed R-tree, built once and never changed: the regions are sorted along a Z-order (Morton) curve of their
+/// centres, cut into leaves of ``fanOut`` consecutive regions, and every ``fanOut`` boxes are boxed again up to a
+/// single root. Boxes are axis-aligned in Earth-centred coordinates (``EarthCentredPoint``), where the straight
+/// distance to a box is a lower bound of the geodesic distance to anything inside it: pruning is safe everywhere
+/// on the Earth, across ±180° and over the poles, without special cases. Each box also keeps the largest radius
+/// below it, so "distance to the boundary" (centre distance minus radius) is bounded too.
+///
+/// Memory: the regions are stored once, as parallel arrays in tree order (centre latitude, longitude and
+/// Earth-centred position, radius, region number: 52 bytes), plus 28 bytes per box (one box per 16 regions and
+/// fewer above): about 54 bytes per circle. A polygon costs that plus its own geometry.
+public struct CatalogIndex: Sendable {
+    /// A catalog region's shape, as the index takes it.
+    public enum Shape: Sendable {
+        /// A circle: its centre in degrees and its radius in metres (> 0).
+        case circle(latitude: Double, longitude: Double, radius: Double)
+        case polygon(PolygonGeometry)
+    }
+
+    /// Regions per leaf, and boxes per box above.
+    public static let fanOut = 16
+    /// The most regions one index holds (region positions are sorted as 24-bit numbers).
+    public static let maximumCount = 1 << 24
+
+    struct Box: Sendable {
+        var minX: Float, minY: Float, minZ: Float
+        var maxX: Float, maxY: Float, maxZ: Float
+        /// The largest radius (circle) or bounding radius (polygon) of the regions inside.
+        var maxRadius: Float
+
+        static let empty = Box(
+            minX: .infinity, minY: .infinity, minZ: .infinity, maxX: -.infinity, maxY: -.infinity, maxZ: -.infinity,
+            maxRadius: 0)
+
+        /// The straight-line distance from a point to the box (0 inside it).
+        @inline(__always)
+        func distance(to point: EarthCentredPoint) -> Double {
+            let dx = max(Double(minX) - point.x, 0, point.x - Double(maxX))
+            let dy = max(Double(minY) - point.y, 0, point.y - Double(maxY))
+            let dz = max(Double(minZ) - point.z, 0, point.z - Double(maxZ))
+            return (dx * dx + dy * dy + dz * dz).squareRoot()
+        }
+
+        mutating func include(_ other: Box) {
+            minX = min(minX, other.minX); minY = min(minY, other.minY); minZ = min(minZ, other.minZ)
+            maxX = max(maxX, other.maxX); maxY = max(maxY, other.maxY); maxZ = max(maxZ, other.maxZ)
+            maxRadius = max(maxRadius, other.maxRadius)
+        }
+    }
+
+    // Regions in tree order.
+    let latitudes: [Double]
+    let longitudes: [Double]
+    let points: [EarthCentredPoint]
+    /// A circle's radius; for a polygon, minus its bounding radius (every point of the polygon is within it of
+    /// the centre, in a straight line).
+    let radii: [Double]
+    /// The region number each entry stands for (its catalog identifier).
+    public private(set) var regions: [Int32]
+    /// Polygons by entry position.
+    let polygons: [Int32: PolygonGeometry]
+    /// `levels[0]` boxes the entries, `levels[k]` boxes `levels[k - 1]`; the last level is the root alone.
+    let levels: [[Box]]
+
+    /// The number of regions.
+    public var count: Int { regions.count }
+
+    /// Builds the index of `shapes`, each with its region number (for example its position in the region file).
+    /// - Precondition: fewer than ``maximumCount`` shapes; circle radii > 0.
+    public init(_ shapes: some Sequence<(region: Int32, shape: Shape)>) {
+        var latitudes: [Double] = [], longitudes: [Double] = [], radii: [Double] = [], regions: [Int32] = []
+        var polygonsByInput: [Int32: PolygonGeometry] = [:]
+        for (region, shape) in shapes {
+            switch shape {
+            case .circle(let latitude, let longitude, let radius):
+                latitudes.append(latitude)
+                longitudes.append(longitude)
+                radii.append(radius)
+            case .polygon(let polygon):
+                let (latitude, longitude, bound) = Self.boundingCircle(polygon)
+                polygonsByInput[Int32(latitudes.count)] = polygon
+                latitudes.append(latitude)
+                longitudes.append(longitude)
+                radii.append(-bound)
+            }
+            regions.append(region)
+        }
+        precondition(regions.count < Self.maximumCount, "a catalog holds at most \(Self.maximumCount - 1) regions")
+        // Tree order: Morton code of the centre (20 bits per axis, about 20 m), then input order; both in one key.
+        var keys = [UInt64](repeating: 0, count: regions.count)
+        for i in keys.indices {
+            keys[i] = Self.mortonCode(latitude: latitudes[i], longitude: longitudes[i]) << 24 | UInt64(i)
+        }
+        keys.sort()
+        let order = keys.map { Int($0 & 0xFF_FFFF) }
+        self.latitudes = order.map { latitudes[$0] }
+        self.longitudes = order.map { longitudes[$0] }
+        self.radii = order.map { radii[$0] }
+        self.regions = order.map { regions[$0] }
+        var polygons: [Int32: PolygonGeometry] = [:]
+        if !polygonsByInput.isEmpty {
+            for (position, input) in order.enumerated() {
+                if let polygon = polygonsByInput[Int32(input)] { polygons[Int32(position)] = polygon }
+            }
+        }
+        self.polygons = polygons
+        let points = zip(self.latitudes, self.longitudes).map { EarthCentredPoint(latitude: $0, longitude: $1) }
+        self.points = points
+        levels = Self.buildLevels(points: points, radii: self.radii)
+    }
+
+    /// Gives every entry the region number of its position in tree order (for generated catalogs, whose regions
+    /// have no order of their own: numbering them along the tree keeps neighbours' numbers close).
+    public mutating func numberRegionsInTreeOrder() {
+        regions = (0..<Int32(regions.count)).map { $0 }
+    }
+
+    /// Bytes the index holds, allocations included (polygons' own geometry excluded).
+    public var memoryBytes: Int {
+        let perEntry = 8 + 8 + 24 + 8 + 4
+        let boxes = levels.reduce(0) { $0 + $1.count } * MemoryLayout<Box>.stride
+        return count * perEntry + boxes + polygons.count * 48
+    }
+
+    /// The shape of the entry at `position` (tree order).
+    func shape(at position: Int) -> Shape {
+        if let polygon = polygons[Int32(position)] { return .polygon(polygon) }
+        return .circle(latitude: latitudes[position], longitude: longitudes[position], radius: radii[position])
+    }
+
+    /// The shape of a region whose number is its tree position (see ``numberRegionsInTreeOrder()``).
+    public func shape(ofTreePosition position: Int) -> Shape { shape(at: position) }
+
+    // MARK: Building
+
+    /// 20 bits of latitude and 20 of longitude, interleaved.
+    static func mortonCode(latitude: Double, longitude: Double) -> UInt64 {
+        func quantize(_ value: Double, _ low: Double, _ span: Double) -> UInt64 {
+            let unit = (value - low) / span
+            guard unit.isFinite else { return 0 }
+            return UInt64(min(max(unit, 0), 1) * Double((1 << 20) - 1))
+        }
+        var wrapped = longitude.truncatingRemainder(dividingBy: 360)
+        if wrapped >= 180 { wrapped -= 360 } else if wrapped < -180 { wrapped += 360 }
+        return spread(quantize(latitude, -90, 180)) << 1 | spread(quantize(wrapped, -180, 360))
+    }
+
+    /// The bits of a 20-bit number moved to the even positions of a 40-bit one.
+    static func spread(_ value: UInt64) -> UInt64 {
+        var v = value & 0xF_FFFF
+        v = (v | v << 16) & 0x0000_FFFF_0000_FFFF
+        v = (v | v << 8) & 0x00FF_00FF_00FF_00FF
+        v = (v | v << 4) & 0x0F0F_0F0F_0F0F_0F0F
+        v = (v | v << 2) & 0x3333_3333_3333_3333
+        v = (v | v << 1) & 0x5555_5555_5555_5555
+        return v
+    }
+
+    private static func buildLevels(points: [EarthCentredPoint], radii: [Double]) -> [[Box]] {
+        guard !points.isEmpty else { return [] }
+        var leaves: [Box] = []
+        leaves.reserveCapacity((points.count + fanOut - 1) / fanOut)
+        for start in stride(from: 0, to: points.count, by: fanOut) {
+            var box = Box.empty
+            for i in start..<min(start + fanOut, points.count) {
+                // Float keeps a coordinate within 0.25 m of the Double: a metre outwards covers it.
+                let p = points[i]
+                box.minX = min(box.minX, Float(p.x) - 1); box.maxX = max(box.maxX, Float(p.x) + 1)
+                box.minY = min(box.minY, Float(p.y) - 1); box.maxY = max(box.maxY, Float(p.y) + 1)
+                box.minZ = min(box.minZ, Float(p.z) - 1); box.maxZ = max(box.maxZ, Float(p.z) + 1)
+                box.maxRadius = max(box.maxRadius, Float(abs(radii[i])).nextUp)
+            }
+            leaves.append(box)
+        }
+        var levels = [leaves]
+        while let below = levels.last, below.count > 1 {
+            var above: [Box] = []
+            above.reserveCapacity((below.count + fanOut - 1) / fanOut)
+            for start in stride(from: 0, to: below.count, by: fanOut) {
+                var box = Box.empty
+                for i in start..<min(start + fanOut, below.count) { box.include(below[i]) }
+                above.append(box)
+            }
+            levels.append(above)
+        }
+        return levels
+    }
+
+    /// A circle around a polygon: the centre of its bounding box, and a radius that every point of the polygon
+    /// lies within in a straight line (the farthest vertex, with 5 % and 10 m to spare for edges that bow out).
+    static func boundingCircle(_ polygon: PolygonGeometry) -> (latitude: Double, longitude: Double, radius: Double) {
+        let latitude = (polygon.minLatitude + polygon.maxLatitude) / 2
+        let longitude = (polygon.minLongitude + polygon.maxLongitude) / 2
+        let centre = EarthCentredPoint(latitude: latitude, longitude: longitude)
+        var farthest = 0.0
+        for (vertexLatitude, vertexLongitude) in zip(polygon.latitudes, polygon.longitudes) {
+            farthest = max(farthest, centre.distance(to: EarthCentredPoint(latitude: vertexLatitude, longitude: vertexLongitude)))
+        }
+        return (latitude, longitude, farthest * 1.05 + 10)
+    }
+}

@@ -1,0 +1,144 @@
+import Testing
+@testable import GeofenceKit
+
+/// The catalog index against a plain scan of every region: nearest regions, containment, ties, tiny catalogs,
+/// polygons, and places where a flat grid would break (±180°, the poles).
+@Suite struct CatalogIndexTests {
+    struct Circle { var latitude: Double; var longitude: Double; var radius: Double }
+
+    /// `count` circles of 20–400 m spread over `spread` degrees around a centre (seeded).
+    static func circles(_ count: Int, around latitude: Double, _ longitude: Double, spread: Double, seed: UInt64) -> [Circle] {
+        var rng = SplitMix64(seed: seed, stream: 0, purpose: 99)
+        return (0..<count).map { _ in
+            var lon = longitude + (rng.unit() - 0.5) * spread
+            if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+            return Circle(
+                latitude: min(89.9, max(-89.9, latitude + (rng.unit() - 0.5) * spread)), longitude: lon,
+                radius: 20 + rng.unit() * 380)
+        }
+    }
+
+    static func index(_ circles: [Circle]) -> CatalogIndex {
+        CatalogIndex(circles.enumerated().map { (Int32($0), .circle(latitude: $1.latitude, longitude: $1.longitude, radius: $1.radius)) })
+    }
+
+    /// The reference: every region's geodesic boundary distance, sorted by (distance, number).
+    static func scanNearest(_ circles: [Circle], _ latitude: Double, _ longitude: Double) -> [(Double, Int32)] {
+        circles.enumerated()
+            .map { (Geodesic.distance(latitude1: $1.latitude, longitude1: $1.longitude, latitude2: latitude, longitude2: longitude) - $1.radius, Int32($0)) }
+            .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+    }
+
+    @Test(arguments: [(25.03, 121.56, 0.2), (0.0, 179.99, 0.3), (89.5, 10.0, 1.0), (-33.9, 151.2, 20.0)])
+    func nearestMatchesAScanOfEveryRegion(latitude: Double, longitude: Double, spread: Double) {
+        let catalog = Self.circles(3_000, around: latitude, longitude, spread: spread, seed: 7)
+        let index = Self.index(catalog)
+        var result = CatalogIndex.NearestRegions()
+        var rng = SplitMix64(seed: 3, stream: 1, purpose: 1)
+        for _ in 0..<12 {
+            var lon = longitude + (rng.unit() - 0.5) * spread * 1.2
+            if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+            let lat = min(89.95, max(-89.95, latitude + (rng.unit() - 0.5) * spread * 1.2))
+            let scan = Self.scanNearest(catalog, lat, lon)
+            for wanted in [1, 20, 100] {
+                index.nearest(latitude: lat, longitude: lon, count: wanted, into: &result)
+                #expect(result.regions == scan.prefix(wanted).map(\.1))
+                #expect(result.distances == result.distances.sorted())
+            }
+            index.nearest(latitude: lat, longitude: lon, count: 20, within: 2_000, into: &result)
+            #expect(result.regions == scan.filter { $0.0 <= 2_000 }.prefix(20).map(\.1))
+        }
+    }
+
+    @Test func containmentMatchesAScanOfEveryRegion() {
+        // Dense enough that points are inside several regions; across the antimeridian.
+        let catalog = Self.circles(5_000, around: 10, 180, spread: 0.1, seed: 11)
+        let index = Self.index(catalog)
+        var rng = SplitMix64(seed: 5, stream: 2, purpose: 1)
+        var found: [Int32] = [], stack: [(level: Int32, box: Int32)] = []
+        let geometries = catalog.map { CircleGeometry(center: Coordinate(unchecked: $0.latitude, $0.longitude), radius: $0.radius) }
+        var insideSomewhere = 0
+        for _ in 0..<150 {
+            var lon = 180 + (rng.unit() - 0.5) * 0.1
+            if lon > 180 { lon -= 360 }
+            let lat = 10 + (rng.unit() - 0.5) * 0.1
+            found.removeAll()
+            index.regionsContaining(latitude: lat, longitude: lon, into: &found, stack: &stack)
+            let expected = geometries.indices.filter { geometries[$0].contains(latitude: lat, longitude: lon) }.map(Int32.init)
+            #expect(found == expected)
+            insideSomewhere += found.isEmpty ? 0 : 1
+        }
+        #expect(insideSomewhere > 30)
+    }
+
+    @Test func pointsOnTheBoundaryAreInside() {
+        let centre = Coordinate(unchecked: 48.85, 2.35)
+        let edge = Geodesic.destination(latitude: centre.latitude, longitude: centre.longitude, bearing: 37, distance: 250)
+        let exact = Geodesic.distance(latitude1: centre.latitude, longitude1: centre.longitude, latitude2: edge.latitude, longitude2: edge.longitude)
+        let index = CatalogIndex([(0, .circle(latitude: centre.latitude, longitude: centre.longitude, radius: exact))])
+        var found: [Int32] = [], stack: [(level: Int32, box: Int32)] = []
+        index.regionsContaining(latitude: edge.latitude, longitude: edge.longitude, into: &found, stack: &stack)
+        #expect(found == [0])
+    }
+
+    @Test func aCatalogOfOneRegion() {
+        let index = CatalogIndex([(42, .circle(latitude: 25, longitude: 121, radius: 100))])
+        var result = CatalogIndex.NearestRegions()
+        index.nearest(latitude: -25, longitude: -59, count: 20, into: &result)  // the antipode
+        #expect(result.regions == [42])
+        index.nearest(latitude: 25, longitude: 121, count: 20, within: 50, into: &result)
+        #expect(result.regions == [42])
+        #expect(result.distances == [-100])
+        index.nearest(latitude: 25.1, longitude: 121, count: 20, within: 5_000, into: &result)
+        #expect(result.regions.isEmpty)
+        var found: [Int32] = [], stack: [(level: Int32, box: Int32)] = []
+        index.regionsContaining(latitude: 25, longitude: 121.0005, into: &found, stack: &stack)
+        #expect(found == [42])
+    }
+
+    @Test func anEmptyCatalogFindsNothing() {
+        let index = CatalogIndex([(region: Int32, shape: CatalogIndex.Shape)]())
+        var result = CatalogIndex.NearestRegions()
+        index.nearest(latitude: 0, longitude: 0, count: 5, into: &result)
+        #expect(result.regions.isEmpty)
+    }
+
+    @Test func tiesGoToTheLowerRegionNumber() {
+        // Five identical circles: the three lowest numbers win, whatever order they came in.
+        let shapes: [(region: Int32, shape: CatalogIndex.Shape)] = [9, 4, 7, 1, 5].map { ($0, .circle(latitude: 1, longitude: 1, radius: 50)) }
+        var result = CatalogIndex.NearestRegions()
+        CatalogIndex(shapes).nearest(latitude: 1.01, longitude: 1, count: 3, into: &result)
+        #expect(result.regions == [1, 4, 5])
+    }
+
+    @Test func polygonsAreFoundByTheirBoundary() throws {
+        // A 0.02° square whose nearest edge is 0.005° north of the probe, and circles further away.
+        let ring = [(0.0, 0.0), (0.0, 0.02), (0.02, 0.02), (0.02, 0.0), (0.0, 0.0)].map { Coordinate(unchecked: $0.0, $0.1) }
+        let square = PolygonGeometry(polygons: [[ring]])
+        let shapes: [(region: Int32, shape: CatalogIndex.Shape)] = [
+            (0, .circle(latitude: -0.02, longitude: 0.01, radius: 100)),
+            (1, .polygon(square)),
+            (2, .circle(latitude: -0.005, longitude: 0.03, radius: 100)),
+        ]
+        let index = CatalogIndex(shapes)
+        var result = CatalogIndex.NearestRegions()
+        index.nearest(latitude: -0.005, longitude: 0.01, count: 1, into: &result)
+        #expect(result.regions == [1])
+        #expect(abs(result.distances[0] - 553) < 5)
+        index.nearest(latitude: 0.01, longitude: 0.01, count: 3, into: &result)
+        #expect(result.regions.first == 1)
+        #expect(result.distances[0] < 0)
+        var found: [Int32] = [], stack: [(level: Int32, box: Int32)] = []
+        index.regionsContaining(latitude: 0.01, longitude: 0.01, into: &found, stack: &stack)
+        #expect(found == [1])
+        found.removeAll()
+        index.regionsContaining(latitude: 0.0, longitude: 0.02, into: &found, stack: &stack)  // a vertex
+        #expect(found == [1])
+    }
+
+    @Test func theIndexStaysSmallPerCircle() {
+        let index = Self.index(Self.circles(100_000, around: 25, 121, spread: 1, seed: 1))
+        #expect(index.count == 100_000)
+        #expect(index.memoryBytes / index.count <= 60)
+    }
+}
