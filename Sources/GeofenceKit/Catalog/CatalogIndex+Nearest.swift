@@ -28,12 +28,13 @@ extension CatalogIndex {
     }
 
     /// Finds the `count` regions whose boundary is nearest the point (distance to the boundary, negative inside),
-    /// among those within `limit` metres of it, accepting only regions `accept` returns true for.
+    /// among those within `limit` metres of it and no larger than `maximumRadius` (a circle's radius, a polygon's
+    /// ``PolygonGeometry/halfExtent``: the regions a platform would refuse are never chosen).
     ///
     /// The result is the same whatever the tree's shape: the `count` smallest (distance, region number) pairs.
     public func nearest(
         latitude: Double, longitude: Double, count wanted: Int, within limit: Double = .infinity,
-        into result: inout NearestRegions, accept: (Int32) -> Bool = { _ in true }
+        maximumRadius: Double? = nil, into result: inout NearestRegions
     ) {
         result.queue.removeAll(keepingCapacity: true)
         result.best.removeAll(keepingCapacity: true)
@@ -53,7 +54,7 @@ extension CatalogIndex {
                     if points[position].distance(to: point) - radius > worst() { continue }
                     let region = regions[position]
                     let distance = boundaryDistance(at: position, from: point, latitude: latitude, longitude: longitude)
-                    guard distance <= limit, accept(region) else { continue }
+                    guard distance <= limit, fits(position, maximumRadius) else { continue }
                     Self.offer((distance, region), to: &result.best, keeping: wanted)
                 }
             } else {
@@ -69,6 +70,14 @@ extension CatalogIndex {
             result.regions.append(region)
             result.distances.append(distance)
         }
+    }
+
+    /// Whether the entry is no larger than `maximumRadius`.
+    private func fits(_ position: Int, _ maximumRadius: Double?) -> Bool {
+        guard let maximumRadius else { return true }
+        let radius = radii[position]
+        if radius > 0 { return radius <= maximumRadius }
+        return (polygons[Int32(position)]?.halfExtent ?? 0) <= maximumRadius
     }
 
     // MARK: Heaps

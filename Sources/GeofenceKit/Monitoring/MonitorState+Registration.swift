@@ -65,6 +65,9 @@ extension MonitorState {
         }
         // Registrations that fail do so after the ones before them; the regions registered keep working.
         for (region, reason) in refused { fail(region, reason, settings.tooManyRegionsCode) }
+        if selection != nil {
+            selectInitially(device: device, row: row, latitude: latitude, longitude: longitude, time: time, restoring: state, into: &events)
+        }
     }
 
     mutating func accept(

@@ -46,6 +46,9 @@ extension MonitorState {
     mutating func fire(_ timer: TimerQueue.Timer, into events: inout [GeofenceEvent]) {
         let slot = Int(timer.slot)
         let row = Int(timer.device / stride)
+        // A catalog choice moves slots within a device's block and reuses the slots it vacates: a queued timer
+        // counts only for a slot its device still holds.
+        guard slot >= Int(slotStart[row]), slot < Int(slotStart[row] + slotCount[row]) else { return }
         switch timer.kind {
         case .confirmation:
             guard pendingSince[slot] != Self.none, pendingSince[slot] + confirmation(slot) == timer.due else { return }

@@ -64,6 +64,8 @@ public struct MonitorState: Sendable {
     var ownHysteresis: [Int: Hysteresis] = [:]
 
     var timers = TimerQueue()
+    /// The shared catalog devices choose regions from, when they do (``MonitorState+Selection``).
+    var selection: CatalogSelection?
 
     /// Samples evaluated, and samples rejected because they were older than the device's previous one.
     public internal(set) var evaluatedCount = 0
@@ -100,7 +102,7 @@ public struct MonitorState: Sendable {
     }
 
     /// Slots in use over all devices (monitored regions).
-    public var monitoredRegionCount: Int { slots.count }
+    public var monitoredRegionCount: Int { slots.count - (selection?.vacancies ?? 0) }
 
     /// Reserves room for `devices` devices of this table and `regions` registrations in all, so that a large run
     /// allocates its tables once instead of doubling them (a doubling of the slot table is the peak of memory).
@@ -157,6 +159,7 @@ public struct MonitorState: Sendable {
             lastLatitude[row] = latitude
             lastLongitude[row] = longitude
             evaluateExact(device: device, slots: start..<end, latitude: latitude, longitude: longitude, time: time, into: &events)
+            if selection != nil { refreshSelectionIfDue(device: device, row: row, latitude: latitude, longitude: longitude, time: time, into: &events) }
             return true
         }
         fireDueTimers(device: device, row: row, slots: start..<end, upTo: time.microseconds, into: &events)
@@ -168,6 +171,7 @@ public struct MonitorState: Sendable {
                 slot: slot, device: device, row: row, latitude: latitude, longitude: longitude, time: time,
                 accuracy: accuracy, into: &events)
         }
+        if selection != nil { refreshSelectionIfDue(device: device, row: row, latitude: latitude, longitude: longitude, time: time, into: &events) }
         return true
     }
 

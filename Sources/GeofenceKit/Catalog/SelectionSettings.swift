@@ -1,0 +1,60 @@
+/// How a device chooses the regions it monitors from a shared catalog (the regions of a region file without
+/// `devices`, or a generated catalog).
+public enum SelectionStrategy: String, Sendable, CaseIterable {
+    /// Register every catalog region in file order; past the slot limit they fail (`failed` events).
+    case fileOrder
+    /// Monitor the N catalog regions whose boundary is nearest (N = the slots the device's own regions leave),
+    /// and choose again after moving ``SelectionSettings/refreshDistance`` metres, as apps do.
+    case nearest
+}
+
+/// The selection strategy and when a device chooses again.
+public struct SelectionSettings: Sendable, Equatable {
+    public var strategy: SelectionStrategy
+    /// Metres a device moves from where it last chose before it chooses again (significant-change updates wake an
+    /// app after about 500 m).
+    public var refreshDistance: Double
+    /// Seconds after which a device chooses again even when it has not moved far; `nil`: never by time.
+    public var refreshInterval: Double?
+    /// Only regions whose boundary is within this many metres are candidates; `nil`: any distance.
+    public var proximityRadius: Double?
+
+    public init(
+        strategy: SelectionStrategy = .fileOrder, refreshDistance: Double = 500, refreshInterval: Double? = nil,
+        proximityRadius: Double? = nil
+    ) {
+        self.strategy = strategy
+        self.refreshDistance = refreshDistance
+        self.refreshInterval = refreshInterval
+        self.proximityRadius = proximityRadius
+    }
+}
+
+/// A catalog every device may monitor, held once in memory: its spatial index, and how one of its regions is
+/// registered (identifier, notify flags, shape).
+public struct SharedCatalog: Sendable {
+    public let index: CatalogIndex
+    /// The region with this number as a monitor registers it.
+    public let region: @Sendable (Int32) -> MonitoredRegion
+
+    public init(index: CatalogIndex, region: @escaping @Sendable (Int32) -> MonitoredRegion) {
+        self.index = index
+        self.region = region
+    }
+
+    /// A catalog whose regions are the index's own shapes with default flags, numbered in tree order.
+    public init(generated index: CatalogIndex) {
+        var index = index
+        index.numberRegionsInTreeOrder()
+        self.index = index
+        self.region = { [index] id in
+            switch index.shape(ofTreePosition: Int(id)) {
+            case .circle(let latitude, let longitude, let radius):
+                MonitoredRegion(
+                    id: id, geometry: .circle(CircleGeometry(center: Coordinate(unchecked: latitude, longitude), radius: radius)))
+            case .polygon(let polygon):
+                MonitoredRegion(id: id, geometry: .polygon(polygon))
+            }
+        }
+    }
+}

@@ -1,0 +1,200 @@
+/// Selection: devices monitor the regions of a shared catalog nearest them, and choose again as they move.
+///
+/// A device's block of slots holds its own regions first (never swapped), then up to N catalog regions
+/// (N = the slot limit minus its own), then vacant slots up to N. A choice keeps the regions still chosen in their
+/// slots with their state and timers, removes the others (nothing is reported, as `stopMonitoring` reports
+/// nothing), and registers the new ones through the same ``accept(_:device:row:latitude:longitude:time:restoring:into:)``
+/// as any registration: a new region the device is already inside follows the profile's initial triggers.
+extension MonitorState {
+    /// Makes every device choose its catalog regions with `selection` (strategy ``SelectionStrategy/nearest``).
+    /// Call before the first sample; the region lookup then gives only each device's own regions.
+    public mutating func selectRegions(from catalog: SharedCatalog, settings selection: SelectionSettings) {
+        self.selection = CatalogSelection(catalog: catalog, settings: selection)
+    }
+
+    /// What the selection did so far (zero without a catalog).
+    public var selectionSummary: SelectionSummary {
+        guard let selection else { return SelectionSummary() }
+        var seconds = 0.0
+        for row in selection.firstTime.indices where selection.firstTime[row] != .min && row < lastTime.count {
+            seconds += Double(lastTime[row] - selection.firstTime[row]) / 1e6
+        }
+        return SelectionSummary(
+            refreshes: selection.refreshes, added: selection.added, removed: selection.removed, deviceSeconds: seconds)
+    }
+
+    /// A device's first choice, right after its own regions registered (or were restored).
+    mutating func selectInitially(
+        device: Int32, row: Int, latitude: Double, longitude: Double, time: Timestamp, restoring state: DeviceState?,
+        into events: inout [GeofenceEvent]
+    ) {
+        // Fields are read one by one: a copy of the whole selection would make every write below copy its tables.
+        guard let catalog = selection?.catalog else { return }
+        selection?.grow(toInclude: row)
+        let own = slotCount[row]
+        let wanted = max(0, min(settings.slotLimit - Int(own), catalog.index.count))
+        selection?.ownCount[row] = own
+        selection?.capacity[row] = own + Int32(wanted)
+        selection?.firstTime[row] = state?.time ?? time.microseconds
+        let saved = state.map { Dictionary($0.regions.map { ($0.region, $0) }, uniquingKeysWith: { first, _ in first }) }
+        for region in choose(row: row, wanted: wanted, latitude: latitude, longitude: longitude, time: time) {
+            let slot = slots.count
+            accept(
+                catalog.region(region), device: device, row: row, latitude: latitude, longitude: longitude,
+                time: time, restoring: saved?[region], into: &events)
+            sharePolygon(of: region, at: slot)
+        }
+        let vacant = wanted - Int(slotCount[row] - own)
+        for _ in 0..<vacant { appendVacantSlot() }
+        selection?.vacancies += vacant
+    }
+
+    /// Chooses again when the device has moved `refreshDistance` from where it last chose, or `refreshInterval`
+    /// has passed; called after the sample was evaluated against the regions monitored so far.
+    mutating func refreshSelectionIfDue(
+        device: Int32, row: Int, latitude: Double, longitude: Double, time: Timestamp, into events: inout [GeofenceEvent]
+    ) {
+        guard let catalog = selection?.catalog, let settings = selection?.settings,
+            row < selection?.capacity.count ?? 0
+        else { return }
+        let refreshDistance = settings.refreshDistance
+        var due = selection?.anchor[row].decideOnCentreDistance(latitude: latitude, longitude: longitude) {
+            $0 >= refreshDistance
+        } ?? false
+        if !due, let interval = settings.refreshInterval, let chosenAt = selection?.chosenAt[row] {
+            due = time.microseconds - chosenAt >= Int64(interval * 1e6)
+        }
+        guard due else { return }
+        let own = Int(selection?.ownCount[row] ?? 0)
+        let wanted = Int(selection?.capacity[row] ?? 0) - own
+        let start = Int(slotStart[row])
+        let firstCatalogSlot = start + own
+        var count = Int(slotCount[row])
+        let chosen = choose(row: row, wanted: wanted, latitude: latitude, longitude: longitude, time: time)
+        let before = count
+        selection?.refreshes += 1
+        // Out: regions no longer chosen; the last active slot fills the hole, so the block stays contiguous.
+        var kept: [Int32] = []
+        var slot = firstCatalogSlot
+        while slot < start + count {
+            if chosen.binarySearchContains(regionID[slot]) {
+                kept.append(regionID[slot])
+                slot += 1
+                continue
+            }
+            clearSlot(slot)
+            count -= 1
+            if slot != start + count { moveSlot(from: start + count, to: slot, device: device) }
+            selection?.removed += 1
+        }
+        kept.sort()
+        // In: new regions, registered at the end of the table as any registration is, then moved into the block.
+        for region in chosen where !kept.binarySearchContains(region) {
+            let appended = slots.count
+            accept(
+                catalog.region(region), device: device, row: row, latitude: latitude, longitude: longitude,
+                time: time, restoring: nil, into: &events)
+            sharePolygon(of: region, at: appended)
+            moveSlot(from: appended, to: start + count, device: device)
+            removeLastSlot()
+            count += 1
+            selection?.added += 1
+        }
+        selection?.vacancies += before - count
+        slotCount[row] = Int32(count)
+    }
+
+    /// The `wanted` nearest catalog regions at the position, in ascending region order; records where and when.
+    private mutating func choose(row: Int, wanted: Int, latitude: Double, longitude: Double, time: Timestamp) -> [Int32] {
+        guard var selection = selection.take() else { return [] }
+        defer { self.selection = selection }
+        selection.anchor[row] = PackedRegion(
+            CircleGeometry(center: Coordinate(unchecked: latitude, longitude), radius: selection.settings.refreshDistance))
+        selection.chosenAt[row] = time.microseconds
+        guard wanted > 0 else { return [] }
+        selection.catalog.index.nearest(
+            latitude: latitude, longitude: longitude, count: wanted, within: selection.settings.proximityRadius ?? .infinity,
+            maximumRadius: settings.maximumRadius, into: &selection.query)
+        return selection.query.regions.sorted()
+    }
+
+    /// A catalog polygon takes one entry of the polygon table per monitor, however often it is chosen.
+    private mutating func sharePolygon(of region: Int32, at slot: Int) {
+        guard slot < slots.count, slots[slot].isPolygon else { return }
+        if let shared = selection?.polygonIndex[region] {
+            if slots[slot].polygonIndex == polygons.count - 1 { polygons.removeLast() }
+            slots[slot] = PackedRegion(polygonIndex: shared)
+        } else {
+            selection?.polygonIndex[region] = slots[slot].polygonIndex
+        }
+    }
+
+    private mutating func appendVacantSlot() {
+        slots.append(PackedRegion(polygonIndex: 0))
+        regionID.append(-1)
+        flags.append(0)
+        if !pendingSince.isEmpty || isRich {
+            pendingSince.append(contentsOf: repeatElement(Self.none, count: slots.count - pendingSince.count))
+            dwellDue.append(contentsOf: repeatElement(Self.none, count: slots.count - dwellDue.count))
+        }
+    }
+
+    /// Forgets a slot's region: its timers stop (a queued timer finds nothing pending and does nothing).
+    private mutating func clearSlot(_ slot: Int) {
+        regionID[slot] = -1
+        flags[slot] = 0
+        if slot < pendingSince.count {
+            pendingSince[slot] = Self.none
+            dwellDue[slot] = Self.none
+        }
+        ownLoiteringDelay[slot] = nil
+        ownHysteresis[slot] = nil
+    }
+
+    /// Moves a slot's region, state and timers to another slot of the same device; the old slot is left clear.
+    private mutating func moveSlot(from source: Int, to target: Int, device: Int32) {
+        slots[target] = slots[source]
+        regionID[target] = regionID[source]
+        flags[target] = flags[source]
+        ownLoiteringDelay[target] = ownLoiteringDelay.removeValue(forKey: source)
+        ownHysteresis[target] = ownHysteresis.removeValue(forKey: source)
+        if source < pendingSince.count {
+            pendingSince[target] = pendingSince[source]
+            dwellDue[target] = dwellDue[source]
+            if pendingSince[target] != Self.none {
+                timers.push(
+                    TimerQueue.Timer(
+                        due: pendingSince[target] + confirmation(target), device: device, slot: Int32(target),
+                        kind: .confirmation))
+            }
+            if dwellDue[target] != Self.none {
+                timers.push(TimerQueue.Timer(due: dwellDue[target], device: device, slot: Int32(target), kind: .dwell))
+            }
+        }
+        clearSlot(source)
+    }
+
+    private mutating func removeLastSlot() {
+        let last = slots.count - 1
+        clearSlot(last)
+        slots.removeLast()
+        regionID.removeLast()
+        flags.removeLast()
+        if pendingSince.count > last {
+            pendingSince.removeLast()
+            dwellDue.removeLast()
+        }
+    }
+}
+
+extension Array where Element == Int32 {
+    /// Whether a sorted array holds the value.
+    func binarySearchContains(_ value: Int32) -> Bool {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low < count && self[low] == value
+    }
+}
