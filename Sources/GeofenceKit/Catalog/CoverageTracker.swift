@@ -1,0 +1,120 @@
+/// What a slot limit costs: the catalog evaluated exactly for every device, with no limit, beside the monitor —
+/// every transition the device makes across any catalog region, and whether the monitor (with its slot limit
+/// and its choice of regions) reported it.
+///
+/// The unlimited evaluation follows the `exact` rules: a device's first sample sets its state silently, then
+/// `enter` on outside→inside and `exit` on inside→outside (boundary inside), for the kinds the region notifies.
+/// Only regions near the device can change state, so each sample costs one containment query of the
+/// ``CatalogIndex``, not a scan of the catalog.
+///
+/// A reported event (same device, region and kind) catches the latest unlimited transition at or before its time
+/// that no event caught yet; `late` when it came later than the transition (hysteresis, a region chosen while
+/// the device was inside, Android's initial trigger). Transitions never caught are missed.
+public struct CoverageTracker: Sendable {
+    struct Open: Sendable {
+        var region: Int32
+        var kind: EventKind
+        var time: Int64
+    }
+
+    let catalog: SharedCatalog
+    let isCatalogRegion: @Sendable (Int32) -> Bool
+    /// The catalog regions each device is inside (ascending), from its first sample on.
+    private var inside: [Int32: [Int32]] = [:]
+    /// Transitions no event caught yet, per device, oldest first.
+    private var open: [Int32: [Open]] = [:]
+    private var found: [Int32] = []
+    private var stack: [(level: Int32, box: Int32)] = []
+
+    public private(set) var transitions = 0
+    public private(set) var caught = 0
+    public private(set) var late = 0
+    /// Events for catalog regions that caught no transition (for example Android's initial `enter` for a region
+    /// the device stood in from its first sample).
+    public private(set) var unmatched = 0
+
+    /// - Parameter isCatalogRegion: whether an event's region belongs to the catalog (other regions are ignored).
+    public init(catalog: SharedCatalog, isCatalogRegion: @escaping @Sendable (Int32) -> Bool) {
+        self.catalog = catalog
+        self.isCatalogRegion = isCatalogRegion
+    }
+
+    /// Evaluates a sample against every catalog region; call it before the monitor evaluates the same sample.
+    public mutating func observe(device: Int32, latitude: Double, longitude: Double, time: Timestamp) {
+        found.removeAll(keepingCapacity: true)
+        catalog.index.regionsContaining(latitude: latitude, longitude: longitude, into: &found, stack: &stack)
+        guard let previous = inside[device] else {
+            inside[device] = found
+            return
+        }
+        if previous == found { return }
+        var i = 0, j = 0
+        while i < previous.count || j < found.count {
+            if j == found.count || (i < previous.count && previous[i] < found[j]) {
+                transition(device: device, region: previous[i], kind: .exit, time: time)
+                i += 1
+            } else if i == previous.count || found[j] < previous[i] {
+                transition(device: device, region: found[j], kind: .enter, time: time)
+                j += 1
+            } else {
+                i += 1
+                j += 1
+            }
+        }
+        inside[device] = found
+    }
+
+    private mutating func transition(device: Int32, region: Int32, kind: EventKind, time: Timestamp) {
+        let definition = catalog.region(region)
+        guard kind == .enter ? definition.notifyOnEntry : definition.notifyOnExit else { return }
+        transitions += 1
+        open[device, default: []].append(Open(region: region, kind: kind, time: time.microseconds))
+    }
+
+    /// Takes the monitor's events into account: each `enter` or `exit` of a catalog region catches a transition.
+    public mutating func record(_ events: [GeofenceEvent]) {
+        for event in events where (event.kind == .enter || event.kind == .exit) && isCatalogRegion(event.region) {
+            let time = event.time.microseconds
+            guard let index = open[event.device]?.lastIndex(where: {
+                $0.region == event.region && $0.kind == event.kind && $0.time <= time
+            }) else {
+                unmatched += 1
+                continue
+            }
+            let transition = open[event.device]!.remove(at: index)
+            caught += 1
+            if time > transition.time { late += 1 }
+        }
+    }
+
+    /// The counts so far.
+    public var summary: CoverageSummary {
+        CoverageSummary(transitions: transitions, caught: caught, late: late, unmatched: unmatched)
+    }
+}
+
+/// The report's `coverage` object: transitions of the unlimited evaluation, those the monitor reported too
+/// (`late` among them when it reported them later), and those it never reported.
+public struct CoverageSummary: Sendable, Equatable {
+    public var transitions: Int
+    public var caught: Int
+    public var late: Int
+    public var unmatched: Int
+
+    public init(transitions: Int = 0, caught: Int = 0, late: Int = 0, unmatched: Int = 0) {
+        self.transitions = transitions
+        self.caught = caught
+        self.late = late
+        self.unmatched = unmatched
+    }
+
+    public var missed: Int { transitions - caught }
+    /// caught / transitions; 1 when there was no transition.
+    public var ratio: Double { transitions == 0 ? 1 : Double(caught) / Double(transitions) }
+
+    public static func + (a: CoverageSummary, b: CoverageSummary) -> CoverageSummary {
+        CoverageSummary(
+            transitions: a.transitions + b.transitions, caught: a.caught + b.caught, late: a.late + b.late,
+            unmatched: a.unmatched + b.unmatched)
+    }
+}
