@@ -52,4 +52,32 @@ public struct RegionCatalog: Sendable {
         }
         return merged
     }
+
+    /// The regions that list `device` in their `devices`, in file order: a device's own regions, which come
+    /// before any region chosen from the shared catalog.
+    public func ownRegions(forDevice device: String) -> [MonitoredRegion] {
+        byDevice[ExactName(device)]?.map { compiled[Int($0)] } ?? []
+    }
+
+    /// How many regions have no `devices` list: the catalog every device may monitor.
+    public var sharedCount: Int { everyDevice.count }
+
+    /// Whether the region at `index` (file order) belongs to the shared catalog.
+    public func isShared(_ index: Int32) -> Bool {
+        index >= 0 && Int(index) < regions.count && regions[Int(index)].devices == nil
+    }
+
+    /// The shared catalog indexed for nearest-region queries; regions keep their file positions as numbers.
+    public func sharedCatalog() -> SharedCatalog {
+        let index = CatalogIndex(everyDevice.lazy.map { position -> (region: Int32, shape: CatalogIndex.Shape) in
+            switch self.compiled[Int(position)].geometry {
+            case .circle(let circle):
+                (position, .circle(latitude: circle.center.latitude, longitude: circle.center.longitude, radius: circle.radius))
+            case .polygon(let polygon):
+                (position, .polygon(polygon))
+            }
+        })
+        let compiled = compiled
+        return SharedCatalog(index: index) { compiled[Int($0)] }
+    }
 }

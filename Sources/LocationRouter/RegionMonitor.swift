@@ -12,6 +12,9 @@ public struct ShardSummary: Sendable {
     public var suppressedInBackground = 0
     /// Counts over time and sampled tracks, for the report's page.
     public var recorder: RunRecorder?
+    /// What the devices' choices from a shared catalog did, and the catalog's coverage when it was evaluated.
+    public var selection = SelectionSummary()
+    public var coverage: CoverageSummary?
 }
 
 /// One shard of the monitoring stage: the thin owner of a ``MonitorState`` for a fixed subset of devices.
@@ -30,13 +33,18 @@ public actor RegionMonitor {
     static let maxEventsPerBatch = 1 << 16
 
     private var recorder: RunRecorder?
+    /// The shared catalog evaluated without a slot limit, beside the state (`--coverage`).
+    private var coverage: CoverageTracker?
 
-    /// - Parameter recorder: where to record counts over time and sampled tracks (for the page), if anywhere.
+    /// - Parameters:
+    ///   - recorder: where to record counts over time and sampled tracks (for the page), if anywhere.
+    ///   - coverage: the catalog's unlimited evaluation, which sees every sample and every event of this shard.
     public init(
         state: MonitorState, progress: PipelineProgress? = nil, shard: Int = 0, sendsFinalState: Bool = false,
-        recorder: RunRecorder? = nil
+        recorder: RunRecorder? = nil, coverage: CoverageTracker? = nil
     ) {
         self.state = state
+        self.coverage = coverage
         self.recorder = recorder
         self.progress = progress
         self.shard = shard
@@ -75,7 +83,8 @@ public actor RegionMonitor {
         return ShardSummary(
             evaluated: state.evaluatedCount, outOfOrder: state.outOfOrderCount, devices: state.deviceCount,
             monitoredRegions: state.monitoredRegionCount, events: emitted,
-            suppressedInBackground: state.suppressedInBackground, recorder: recorder)
+            suppressedInBackground: state.suppressedInBackground, recorder: recorder, selection: state.selectionSummary,
+            coverage: coverage?.summary)
     }
 
     /// The state of this shard's devices, to continue in a later run.
@@ -86,6 +95,7 @@ public actor RegionMonitor {
     /// Sends `events` on (waiting while the dispatcher's channel is full) and empties it; returns how many were sent.
     private func send(_ events: inout [GeofenceEvent], ingress: UInt64, output: BoundedChannel<EventBatch>) async throws -> Int {
         recorder?.recordEvents(events)
+        coverage?.record(events)
         try await output.send(EventBatch(events: events, ingress: ingress, shard: shard))
         defer { events = [] }
         return events.count
@@ -104,10 +114,16 @@ public actor RegionMonitor {
         var i = start
         while i < batch.count && events.count < Self.maxEventsPerBatch {
             let accuracy = batch.accuracies[i]
-            _ = state.evaluate(
+            let accepted = state.evaluate(
                 device: batch.devices[i], latitude: batch.latitudes[i], longitude: batch.longitudes[i],
                 time: Timestamp(microseconds: batch.times[i]), accuracy: accuracy.isNaN ? nil : Double(accuracy),
                 into: &events)
+            // The unlimited evaluation sees the samples the monitor took; events are matched when they go out.
+            if accepted && coverage != nil {
+                coverage?.observe(
+                    device: batch.devices[i], latitude: batch.latitudes[i], longitude: batch.longitudes[i],
+                    time: Timestamp(microseconds: batch.times[i]))
+            }
             i += 1
         }
         return i

@@ -64,6 +64,10 @@ public struct RunReport: Sendable {
     public var recording: RunRecording? = nil
     /// Partition, configuration and time windows, for merging the reports of a partitioned run.
     public var origin = ReportOrigin()
+    /// How devices chose from the shared catalog (`nearest`, or with `--coverage`).
+    public var selection: SelectionReport? = nil
+    /// The shared catalog evaluated without a slot limit, against what was reported (`--coverage`).
+    public var coverage: CoverageSummary? = nil
 
     public var updatesPerSecond: Double { wallSeconds > 0 ? Double(updates) / wallSeconds : 0 }
     public var eventsPerSecond: Double { wallSeconds > 0 ? Double(eventsEmitted) / wallSeconds : 0 }

@@ -95,9 +95,14 @@ public struct Simulation: Sendable {
                 let own = devices > first ? (devices - first + deviceStride - 1) / deviceStride : 0
                 state.reserveCapacity(devices: own, regions: own * min(wiring.perDevice, configuration.settings.slotLimit))
             }
+            if let catalog = wiring.catalog, configuration.selection.strategy == .nearest {
+                state.selectRegions(from: catalog, settings: configuration.selection)
+            }
+            let coverage = configuration.coverage
+                ? wiring.catalog.map { CoverageTracker(catalog: $0, isCatalogRegion: wiring.isCatalogRegion) } : nil
             return RegionMonitor(
                 state: state, progress: progress, shard: shard, sendsFinalState: snapshotsDuringRun,
-                recorder: RunRecorder(started: started, seed: configuration.seed))
+                recorder: RunRecorder(started: started, seed: configuration.seed), coverage: coverage)
         }
         let save: @Sendable ([DeviceState], [(device: Int32, seq: UInt64)], Int64?) throws -> Void = {
             [statePath, eventsPath, profile = configuration.profile] devices, sequences, bytes in
@@ -183,6 +188,7 @@ public struct Simulation: Sendable {
             regions: wiring.regionCount(devices: devices), wallSeconds: Double(MonotonicClock.now() - started) / 1e9,
             configuration: configuration, interrupted: stop?.isRequested ?? false)
         report.sinkFailure = dispatchSummary.sinkFailure.map { "\($0)" }
+        report.addCatalogFigures(shards: shardSummaries, configuration: configuration)
         if statePath != nil { report.snapshots = (dispatchSummary.snapshotsSaved, dispatchSummary.snapshotFailures) }
         report.recording = Self.recording(
             shards: shardSummaries, dispatch: dispatchSummary, waits: waits, wiring: wiring,

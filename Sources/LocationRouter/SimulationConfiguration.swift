@@ -30,6 +30,10 @@ public struct SimulationConfiguration: Sendable {
     public var eventBufferBytes = 1 << 16
     /// The slice of the devices this process simulates (see ``Partition``); the whole run by default.
     public var partition = Partition.whole
+    /// How devices choose regions from a shared catalog (regions without `devices`, or a generated catalog).
+    public var selection = SelectionSettings()
+    /// Whether to evaluate every catalog region exactly beside the monitors, for the report's `coverage`.
+    public var coverage = false
 
     public init(
         source: Source, regions: [Region]? = nil, settings: MonitorSettings = .exact, profile: String = "exact",

@@ -11,27 +11,65 @@ struct Wiring: Sendable {
     let perDevice: Int
     /// How many devices there will be, when the source says in advance.
     let knownDevices: Int?
+    /// The shared catalog, indexed, when devices choose from it (`nearest`) or coverage evaluates it.
+    let catalog: SharedCatalog?
+    /// Whether a region number belongs to the shared catalog.
+    let isCatalogRegion: @Sendable (Int32) -> Bool
 
     init(configuration: SimulationConfiguration) {
-        let catalog = configuration.regions.map { RegionCatalog(regions: $0) }
-        definedRegions = catalog?.regions.count
+        let file = configuration.regions.map { RegionCatalog(regions: $0) }
+        definedRegions = file?.regions.count
+        let nearest = configuration.selection.strategy == .nearest
+        let indexed = nearest || configuration.coverage
+        var catalog = indexed && (file?.sharedCount ?? 0) > 0 ? file?.sharedCatalog() : nil
+        isCatalogRegion = { [file] in file?.isShared($0) ?? true }
+        /// A generated device's regions from the file: its own and, unless it chooses, the catalog in file order.
+        var fromFile: MonitorState.RegionLookup?
+        if let file {
+            if nearest {
+                fromFile = { file.ownRegions(forDevice: DeviceNames.generated.name(of: $0)) }
+            } else {
+                fromFile = { file.regions(forDevice: DeviceNames.generated.name(of: $0)) }
+            }
+        }
         switch configuration.source {
         case .randomWalk(var walk):
-            if catalog != nil { walk.regions.perDevice = 0 }
+            let generated = file == nil ? walk.catalog : nil
+            if file != nil || generated != nil { walk.regions.perDevice = 0 }
             knownDevices = walk.devices
             let plan = RandomWalkPlan(configuration: walk, seed: configuration.seed)
             source = .randomWalk(plan)
             deviceNames = .generated
             perDevice = walk.regions.perDevice
-            (regionNames, lookup) = Self.generatedDeviceRegions(catalog, perDevice: perDevice, generate: plan.regions)
+            if let generated {
+                let shared = SharedCatalog.generated(
+                    generated, center: walk.center, areaRadius: walk.areaRadius, seed: configuration.seed)
+                catalog = shared
+                regionNames = .catalog
+                // fileOrder: every device registers the whole catalog in order (past the slot limit, `failed`).
+                let count = Int32(generated.count)
+                if nearest {
+                    lookup = { _ in [] }
+                } else {
+                    lookup = { _ in (0..<count).map { shared.region($0) } }
+                }
+            } else if let file, let fromFile {
+                (regionNames, lookup) = (.listed(file.identifiers), fromFile)
+            } else {
+                (regionNames, lookup) = (.generated(perDevice: max(1, perDevice)), plan.regions)
+            }
         case .playback(let traces, var playback):
-            if catalog != nil { playback.regions.perDevice = 0 }
+            if file != nil { playback.regions.perDevice = 0 }
             knownDevices = playback.devices
             let plan = PlaybackPlan(traces: traces, configuration: playback, seed: configuration.seed)
             source = .playback(plan)
             deviceNames = .generated
             perDevice = playback.regions.perDevice
-            (regionNames, lookup) = Self.generatedDeviceRegions(catalog, perDevice: perDevice, generate: plan.regions)
+            if let file, let fromFile {
+                (regionNames, lookup) = (.listed(file.identifiers), fromFile)
+            } else {
+                (regionNames, lookup) = (.generated(perDevice: max(1, perDevice)), plan.regions)
+            }
         case .samples(var input):
             let registry = DeviceRegistry()
             input.registry = registry
@@ -39,20 +77,22 @@ struct Wiring: Sendable {
             deviceNames = .registry(registry)
             perDevice = 0
             knownDevices = nil
-            let catalog = catalog ?? RegionCatalog(regions: [])
-            regionNames = .listed(catalog.identifiers)
-            lookup = { catalog.regions(forDevice: registry.name(of: $0)) }
+            let file = file ?? RegionCatalog(regions: [])
+            regionNames = .listed(file.identifiers)
+            if nearest {
+                lookup = { file.ownRegions(forDevice: registry.name(of: $0)) }
+            } else {
+                lookup = { file.regions(forDevice: registry.name(of: $0)) }
+            }
         }
+        self.catalog = catalog
     }
 
-    /// Regions of generated devices (`device-N`): the region file's when there is one, else generated per device.
-    private static func generatedDeviceRegions(
-        _ catalog: RegionCatalog?, perDevice: Int, generate: @escaping MonitorState.RegionLookup
-    ) -> (RegionNames, MonitorState.RegionLookup) {
-        guard let catalog else { return (.generated(perDevice: max(1, perDevice)), generate) }
-        return (.listed(catalog.identifiers), { catalog.regions(forDevice: DeviceNames.generated.name(of: $0)) })
+    /// Regions defined: the region file's, the generated catalog's, or those generated for the devices that took
+    /// part.
+    func regionCount(devices: Int) -> Int {
+        if let definedRegions { return definedRegions }
+        if case .catalog = regionNames, let catalog { return catalog.index.count }
+        return devices * perDevice
     }
-
-    /// Regions defined: the region file's, or those generated for the devices that took part.
-    func regionCount(devices: Int) -> Int { definedRegions ?? devices * perDevice }
 }

@@ -72,6 +72,10 @@ public struct EventEncoder: Sendable {
             output.append(UInt8(ascii: "\""))
         case .listed:
             output.append(contentsOf: cachedName(event.region, in: &regionCache) { regionNames.name(of: $0) })
+        case .catalog:
+            output.append(contentsOf: "\"catalog-".utf8)
+            Self.appendDecimal(Int(event.region), to: &output)
+            output.append(UInt8(ascii: "\""))
         }
         output.append(contentsOf: #","event":""#.utf8)
         output.append(contentsOf: event.kind.description.utf8)

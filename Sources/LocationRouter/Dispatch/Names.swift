@@ -45,6 +45,8 @@ public enum RegionNames: Sendable {
     case generated(perDevice: Int)
     /// The identifiers of a region file, by index.
     case listed([String])
+    /// `catalog-K` for region `K` of a generated shared catalog.
+    case catalog
 
     public func name(of index: Int32) -> String {
         switch self {
@@ -52,6 +54,8 @@ public enum RegionNames: Sendable {
             "device-\(Int(index) / perDevice)/r\(Int(index) % perDevice)"
         case .listed(let names):
             names[Int(index)]
+        case .catalog:
+            "catalog-\(index)"
         }
     }
 }

@@ -20,6 +20,9 @@ struct StateTranslation: Sendable {
     func region(named name: String) -> Int32? {
         switch regionNames {
         case .listed: return regionIndex[ExactName(name)]
+        case .catalog:
+            guard name.hasPrefix("catalog-"), let k = Int32(name.dropFirst(8)), k >= 0 else { return nil }
+            return k
         case .generated(let perDevice):
             // `device-D/rK`
             guard name.hasPrefix("device-"), let slash = name.firstIndex(of: "/"),

@@ -19,6 +19,8 @@ public struct RandomWalkConfiguration: Sendable, Equatable {
     public var duration: Double
     /// The regions generated for each device.
     public var regions: GeneratedRegionsConfiguration
+    /// A shared catalog generated over the area instead of regions per device (`regions.catalog`).
+    public var catalog: GeneratedCatalogConfiguration? = nil
 
     public init(
         devices: Int = 10_000, center: Coordinate = Coordinate(unchecked: 25.0330, 121.5654),

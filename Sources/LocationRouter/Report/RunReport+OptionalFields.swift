@@ -11,6 +11,8 @@ extension RunReport {
         Field("snapshots") { r in
             r.snapshots.map { Field.object([("saved", String($0.saved)), ("failed", String($0.failed))]) }
         },
+        selectionField,
+        coverageField,
         scoreField,
         targetField,
         Field("thresholds") { r in r.thresholds.map { "[" + $0.map(\.json).joined(separator: ",") + "]" } },

@@ -1,0 +1,75 @@
+import GeofenceKit
+
+/// The report's `selection` object: how devices chose regions from the shared catalog.
+public struct SelectionReport: Sendable, Equatable {
+    public var strategy: SelectionStrategy
+    public var summary: SelectionSummary
+
+    public init(strategy: SelectionStrategy, summary: SelectionSummary) {
+        self.strategy = strategy
+        self.summary = summary
+    }
+}
+
+extension RunReport {
+    /// Sets `selection` and `coverage` from the shards' counts, for a run that chooses from a catalog or
+    /// evaluates its coverage.
+    mutating func addCatalogFigures(shards: [ShardSummary], configuration: SimulationConfiguration) {
+        if configuration.selection.strategy == .nearest || configuration.coverage {
+            selection = SelectionReport(
+                strategy: configuration.selection.strategy,
+                summary: shards.reduce(SelectionSummary()) { $0 + $1.selection })
+        }
+        if configuration.coverage {
+            coverage = shards.reduce(CoverageSummary()) { $0 + ($1.coverage ?? CoverageSummary()) }
+        }
+    }
+
+    /// `selection.refreshes`, … and `coverage.ratio`, …: the report's keys for a run with a shared catalog.
+    static let selectionField: ReportField = {
+        let counts: [(String, @Sendable (SelectionReport) -> Double)] = [
+            ("refreshes", { Double($0.summary.refreshes) }), ("added", { Double($0.summary.added) }),
+            ("removed", { Double($0.summary.removed) }), ("swapsPerDeviceHour", { $0.summary.swapsPerDeviceHour }),
+        ]
+        var field = ReportField("selection") { r in
+            r.selection.map { selection in
+                ReportField.object(
+                    [("strategy", EventEncoder.jsonLiteral(selection.strategy.rawValue))]
+                        + counts.map { ($0.0, ReportField.number($0.1(selection))) })
+            }
+        }
+        field.metrics = [("selection", counts.map(\.0))]
+        field.value = { r, path in
+            let name = path.dropFirst("selection.".count)
+            return r.selection.flatMap { selection in counts.first { $0.0 == name }.map { $0.1(selection) } }
+        }
+        return field
+    }()
+
+    static let coverageField: ReportField = {
+        let values: [(String, @Sendable (CoverageSummary) -> Double)] = [
+            ("transitions", { Double($0.transitions) }), ("caught", { Double($0.caught) }),
+            ("missed", { Double($0.missed) }), ("late", { Double($0.late) }), ("ratio", { $0.ratio }),
+            ("unmatched", { Double($0.unmatched) }),
+        ]
+        var field = ReportField("coverage") { r in
+            r.coverage.map { coverage in
+                ReportField.object(values.map { name, value in
+                    (name, name == "ratio" ? String((value(coverage) * 1e6).rounded() / 1e6) : String(Int(value(coverage))))
+                })
+            }
+        }
+        field.metrics = [("coverage", values.map(\.0))]
+        field.value = { r, path in
+            let name = path.dropFirst("coverage.".count)
+            return r.coverage.flatMap { coverage in values.first { $0.0 == name }.map { $0.1(coverage) } }
+        }
+        // A ratio, which a threshold such as `coverage.ratio > 0.98` sees unrounded.
+        field.exact = true
+        return field.summarized(105, "coverage") { r, _ in
+            guard let c = r.coverage else { return nil }
+            return "\(SummaryFormat.decimal(c.ratio * 100, 2)) % of \(SummaryFormat.grouped(c.transitions)) catalog "
+                + "transitions reported (\(SummaryFormat.grouped(c.late)) late), \(SummaryFormat.grouped(c.missed)) missed"
+        }
+    }()
+}

@@ -1,0 +1,91 @@
+import Foundation
+import GeofenceKit
+import Testing
+@testable import LocationRouter
+
+/// Whole runs with a shared catalog: devices choosing their nearest regions, and coverage checked against an
+/// independent run that monitors the whole catalog with no slot limit.
+@Suite struct CatalogRunTests {
+    /// 40 walkers for 5 minutes over 2 km, and a generated catalog of 400 circles of 50–200 m.
+    static func configuration(
+        strategy: SelectionStrategy, slots: Int, coverage: Bool = false, shards: Int = 2
+    ) -> SimulationConfiguration {
+        var walk = RandomWalkConfiguration(devices: 40, areaRadius: 2_000, duration: 300)
+        walk.catalog = GeneratedCatalogConfiguration(count: 400, radius: 50...200)
+        var settings = MonitorSettings.exact
+        settings.slotLimit = slots
+        var configuration = SimulationConfiguration(source: .randomWalk(walk), settings: settings, seed: 9, shards: shards)
+        configuration.selection = SelectionSettings(strategy: strategy, refreshDistance: 200)
+        configuration.coverage = coverage
+        return configuration
+    }
+
+    static func key(_ event: GeofenceEvent) -> String {
+        "\(event.device)/\(event.region)/\(event.kind)/\(event.time.microseconds)"
+    }
+
+    @Test func coverageAgreesWithAnUnlimitedRunOfTheSameSamples() async throws {
+        let (rotated, rotatedEvents) = try await Simulation(
+            configuration: Self.configuration(strategy: .nearest, slots: 5, coverage: true), sink: nil
+        ).runKeepingEvents()
+        // The whole catalog registered by every device, with room for all of it: every transition is reported.
+        let (_, unlimitedEvents) = try await Simulation(
+            configuration: Self.configuration(strategy: .fileOrder, slots: 400), sink: nil
+        ).runKeepingEvents()
+        let truth = Set(unlimitedEvents.filter { $0.kind == .enter || $0.kind == .exit }.map(Self.key))
+        let reported = rotatedEvents.filter { $0.kind == .enter || $0.kind == .exit }.map(Self.key)
+        let coverage = try #require(rotated.coverage)
+        #expect(coverage.transitions == truth.count)
+        #expect(coverage.caught == reported.filter(truth.contains).count)
+        #expect(coverage.late == 0)  // exact rules: a region either watched the crossing or did not
+        #expect(coverage.unmatched == reported.count - coverage.caught)
+        #expect(coverage.transitions > 100)
+        #expect(coverage.missed > 0)
+        #expect(coverage.ratio > 0.5 && coverage.ratio < 1)
+        #expect(rotated.failures["tooManyRegions"] == 0)
+        #expect(rotated.monitoredRegions == 40 * 5)
+        let selection = try #require(rotated.selection)
+        #expect(selection.strategy == .nearest)
+        #expect(selection.summary.refreshes > 40)
+        #expect(selection.summary.added == selection.summary.removed)
+        #expect(selection.summary.swapsPerDeviceHour > 0)
+        #expect(rotated.json.contains(#""coverage":{"transitions":\#(coverage.transitions),"caught":\#(coverage.caught)"#))
+        #expect(rotated.json.contains(#""selection":{"strategy":"nearest","refreshes":"#))
+    }
+
+    @Test func theSameSeedGivesTheSameEventsWhateverTheShards() async throws {
+        let one = CollectingSink(), two = CollectingSink()
+        _ = try await Simulation(configuration: Self.configuration(strategy: .nearest, slots: 5, shards: 1), sink: one).run()
+        _ = try await Simulation(configuration: Self.configuration(strategy: .nearest, slots: 5, shards: 2), sink: two).run()
+        #expect(one.linesByDevice == two.linesByDevice)
+        #expect(one.lines.count > 50)
+        #expect(one.lines.contains { $0.contains(#""region":"catalog-"#) })
+    }
+
+    @Test func fileOrderStaysTheDefaultAndFailsPastTheLimit() async throws {
+        let report = try await Simulation(configuration: Self.configuration(strategy: .fileOrder, slots: 20), sink: nil).run()
+        #expect(report.failures["tooManyRegions"] == 40 * 380)
+        #expect(report.selection == nil)
+        #expect(report.coverage == nil)
+        #expect(report.regions == 400)
+    }
+
+    @Test func aRegionFileSplitsIntoOwnRegionsAndTheCatalog() async throws {
+        // Device 0 owns a far region; the others are a catalog of 30 circles around the walk's centre.
+        var regions = [Region(
+            id: "own", geometry: .circle(CircleGeometry(center: Coordinate(unchecked: -40, -60), radius: 10)),
+            devices: ["device-0"])]
+        for k in 0..<30 {
+            let centre = Coordinate(unchecked: 25.033 + Double(k % 6) * 0.004, 121.5654 + Double(k / 6) * 0.004)
+            regions.append(Region(id: "store-\(k)", geometry: .circle(CircleGeometry(center: centre, radius: 150))))
+        }
+        var configuration = Self.configuration(strategy: .nearest, slots: 3, coverage: true)
+        configuration.regions = regions
+        let (report, events) = try await Simulation(configuration: configuration, sink: nil).runKeepingEvents()
+        #expect(report.failures["tooManyRegions"] == 0)
+        #expect(report.monitoredRegions == 40 * 3)
+        #expect(report.regions == 31)
+        #expect(!events.contains { $0.region == 0 })  // the far own region never fires
+        #expect((report.coverage?.transitions ?? 0) > 0)
+    }
+}
