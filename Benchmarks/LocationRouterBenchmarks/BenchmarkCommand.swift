@@ -1,10 +1,12 @@
 import Foundation
+import GeofenceKit
 
 /// Parses the options, runs the selected benchmarks and prints the results.
 enum BenchmarkCommand {
     static let usageLine =
         "location-router-bench [--scale] [--devices <n,…>] [--regions <n,…>] [--updates <n>] [--runs <n>] "
-        + "[--filter <name>] [--json] [--check <baseline.json> [--tolerance <t>]] [--write-files <dir>]"
+        + "[--filter <name>] [--json] [--check <baseline.json> [--tolerance <t>]] [--write-files <dir>] "
+        + "[--catalog [--catalog-size <n>]]"
 
     static let help = """
         OVERVIEW: The LocationRouter benchmark suite.
@@ -25,6 +27,9 @@ enum BenchmarkCommand {
                             100 time steps; generated from a fixed seed) into <dir> and prints how to time
                             the CLI on it and the events it must give. The filesRegions, filesCSV and
                             filesNDJSON benchmarks run the same workload in process.
+          --catalog         Shared catalogs: the spatial index of --catalog-size circles (build, 20 nearest,
+                            containment) and the pipeline with --devices (default 100000) choosing their
+                            nearest 20 (with and without coverage) against 20 regions per device; 60 s walks.
           --check <file>    Runs the benchmarks named in a baseline written by --json (with its configuration)
                             and compares each judged metric's p50: exit 1 on a regression, 0 otherwise.
 
@@ -36,6 +41,7 @@ enum BenchmarkCommand {
           --updates <n>     Updates per run at each scale-matrix point (default: 3M).
           --filter <name>   Run only the benchmarks whose name contains <name>.
           --json            Print JSON instead of a table; usable as a --check baseline as it is.
+          --catalog-size <n> With --catalog: circles in the catalog (default: 1M).
           --tolerance <t>   With --check: the allowed relative change, 0 < t < 1 (default: 0.25).
           -h, --help        Show help information.
 
@@ -51,6 +57,7 @@ enum BenchmarkCommand {
         var filter: String?
         var json = false
         var checkPath: String?
+        var catalogSize: Int?
         var tolerance = 0.25
         var i = 0
         func value() -> String? {
@@ -65,6 +72,12 @@ enum BenchmarkCommand {
                 return 0
             case "--json": json = true
             case "--scale": scale = true
+            case "--catalog": catalogSize = catalogSize ?? 1_000_000
+            case "--catalog-size":
+                guard let n = value().flatMap(count), n > 0, n < CatalogIndex.maximumCount else {
+                    return usage("--catalog-size needs a number from 1 to \(CatalogIndex.maximumCount - 1)")
+                }
+                catalogSize = n
             case "--runs":
                 guard let n = value().flatMap(count), n > 0 else { return usage("--runs needs a number > 0") }
                 runs = n
@@ -113,7 +126,9 @@ enum BenchmarkCommand {
         configuration.runs = runs ?? configuration.runs
 
         let benchmarks: [Benchmark]
-        if scale {
+        if let catalogSize {
+            benchmarks = CatalogBenchmarks.all(size: catalogSize, devices: devices?.first ?? 100_000, seconds: 60)
+        } else if scale {
             let points = ScaleMatrix.points(
                 devices: devices ?? ScaleMatrix.defaultDevices, regions: regions ?? ScaleMatrix.defaultRegions)
             benchmarks = points.map { ScaleMatrix.benchmark($0, updates: configuration.updates) }

@@ -63,6 +63,9 @@ struct Metric: Sendable {
             "residentGrowth", stored: "bytes", shown: "MiB", .lowerIsBetter, noiseFloor: 4 * mebibyte, format: mebibytes
         ),
         Metric("bytesPerDevice", stored: "bytes", shown: "B", .informational) { String(format: "%.0f", $0) },
+        Metric("bytesPerRegion", stored: "bytes", shown: "B", .informational) { String(format: "%.1f", $0) },
+        Metric("residentPerRegion", stored: "bytes", shown: "B", .informational) { String(format: "%.1f", $0) },
+        Metric("coverageRatio", stored: "ratio", shown: "ratio", .informational) { String(format: "%.4f", $0) },
         Metric("registrationPerDevice", stored: "ns", shown: "µs", .informational) { String(format: "%.2f", $0 / 1e3) },
         Metric("latencyP50", stored: "ms", shown: "ms", .informational, format: milliseconds),
         Metric("latencyP99", stored: "ms", shown: "ms", .lowerIsBetter, noiseFloor: 2, format: milliseconds),

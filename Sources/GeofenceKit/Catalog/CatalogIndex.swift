@@ -36,11 +36,14 @@ public struct CatalogIndex: Sendable {
 
         /// The straight-line distance from a point to the box (0 inside it).
         @inline(__always)
-        func distance(to point: EarthCentredPoint) -> Double {
+        func distance(to point: EarthCentredPoint) -> Double { squaredDistance(to: point).squareRoot() }
+
+        @inline(__always)
+        func squaredDistance(to point: EarthCentredPoint) -> Double {
             let dx = max(Double(minX) - point.x, 0, point.x - Double(maxX))
             let dy = max(Double(minY) - point.y, 0, point.y - Double(maxY))
             let dz = max(Double(minZ) - point.z, 0, point.z - Double(maxZ))
-            return (dx * dx + dy * dy + dz * dz).squareRoot()
+            return dx * dx + dy * dy + dz * dz
         }
 
         mutating func include(_ other: Box) {
