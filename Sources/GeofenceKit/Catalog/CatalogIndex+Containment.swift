@@ -17,14 +17,16 @@ extension CatalogIndex {
         let slack = 0.001
         if root.distance(to: point) <= Double(root.maxRadius) + slack { stack.append((Int32(levels.count - 1), 0)) }
         while let (level, box) = stack.popLast() {
-            let first = Int(box) * Self.fanOut
+            let first = Int(box) * (level == 0 ? Self.leafSize : Self.fanOut)
             if level == 0 {
-                for position in first..<min(first + Self.fanOut, count) {
-                    let radius = radii[position]
-                    let chord = points[position].distance(to: point)
-                    if chord > abs(radius) + slack { continue }
+                for position in first..<min(first + Self.leafSize, count) {
+                    let record = records[position]
+                    let dx = record.x - point.x, dy = record.y - point.y, dz = record.z - point.z
+                    let reach = Double(abs(record.radius)) + slack
+                    if dx * dx + dy * dy + dz * dz > reach * reach { continue }
+                    let chord = (dx * dx + dy * dy + dz * dz).squareRoot()
                     if contains(position, chord: chord, latitude: latitude, longitude: longitude) {
-                        found.append(regions[position])
+                        found.append(record.region)
                     }
                 }
             } else {

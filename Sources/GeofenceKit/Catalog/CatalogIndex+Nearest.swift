@@ -19,9 +19,10 @@ extension CatalogIndex {
     /// distance to its centre minus its radius (within a millimetre of the geodesic up to 15 km), for a polygon
     /// the distance to its nearest edge.
     @inline(__always)
-    func boundaryDistance(at position: Int, from point: EarthCentredPoint, latitude: Double, longitude: Double) -> Double {
-        let radius = radii[position]
-        if radius > 0 { return points[position].distance(to: point) - radius }
+    func boundaryDistance(
+        _ record: Record, at position: Int, from point: EarthCentredPoint, latitude: Double, longitude: Double
+    ) -> Double {
+        if record.radius > 0 { return record.point.distance(to: point) - Double(record.radius) }
         guard let polygon = polygons[Int32(position)] else { return .infinity }
         let distance = polygon.boundaryDistance(latitude: latitude, longitude: longitude)
         return polygon.contains(latitude: latitude, longitude: longitude) ? -distance : distance
@@ -47,21 +48,33 @@ extension CatalogIndex {
         if rootBound <= limit { Self.push(&result.queue, (rootBound, Int32(levels.count - 1), 0)) }
         while let (bound, level, box) = Self.popMin(&result.queue) {
             if bound > worst() { break }
-            let first = Int(box) * Self.fanOut
+            let first = Int(box) * (level == 0 ? Self.leafSize : Self.fanOut)
             if level == 0 {
-                for position in first..<min(first + Self.fanOut, self.count) {
-                    let radius = abs(radii[position])
-                    if points[position].distance(to: point) - radius > worst() { continue }
-                    let region = regions[position]
-                    let distance = boundaryDistance(at: position, from: point, latitude: latitude, longitude: longitude)
-                    guard distance <= limit, fits(position, maximumRadius) else { continue }
-                    Self.offer((distance, region), to: &result.best, keeping: wanted)
+                var worst = worst()
+                records.withUnsafeBufferPointer { records in
+                    for position in first..<min(first + Self.leafSize, records.count) {
+                        // Squared first: most entries are too far, and need no square root to say so.
+                        let record = records[position]
+                        let reach = worst + Double(abs(record.radius))
+                        let dx = record.x - point.x, dy = record.y - point.y, dz = record.z - point.z
+                        if reach < 0 || dx * dx + dy * dy + dz * dz > reach * reach { continue }
+                        let distance = boundaryDistance(
+                            record, at: position, from: point, latitude: latitude, longitude: longitude)
+                        guard distance <= worst, fits(record, at: position, maximumRadius) else { continue }
+                        Self.offer((distance, record.region), to: &result.best, keeping: wanted)
+                        if result.best.count == wanted { worst = min(limit, result.best[0].distance) }
+                    }
                 }
             } else {
-                let below = levels[Int(level) - 1]
-                for child in first..<min(first + Self.fanOut, below.count) {
-                    let childBound = below[child].distance(to: point) - Double(below[child].maxRadius)
-                    if childBound <= worst() { Self.push(&result.queue, (childBound, level - 1, Int32(child))) }
+                let worst = worst()
+                levels[Int(level) - 1].withUnsafeBufferPointer { below in
+                    for child in first..<min(first + Self.fanOut, below.count) {
+                        let reach = worst + Double(below[child].maxRadius)
+                        let squared = below[child].squaredDistance(to: point)
+                        if reach < 0 || squared > reach * reach { continue }
+                        let childBound = squared.squareRoot() - Double(below[child].maxRadius)
+                        Self.push(&result.queue, (childBound, level - 1, Int32(child)))
+                    }
                 }
             }
         }
@@ -73,10 +86,9 @@ extension CatalogIndex {
     }
 
     /// Whether the entry is no larger than `maximumRadius`.
-    private func fits(_ position: Int, _ maximumRadius: Double?) -> Bool {
+    private func fits(_ record: Record, at position: Int, _ maximumRadius: Double?) -> Bool {
         guard let maximumRadius else { return true }
-        let radius = radii[position]
-        if radius > 0 { return radius <= maximumRadius }
+        if record.radius > 0 { return radii[position] <= maximumRadius }
         return (polygons[Int32(position)]?.halfExtent ?? 0) <= maximumRadius
     }
 
