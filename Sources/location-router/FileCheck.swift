@@ -76,9 +76,11 @@ struct FileCheck {
         var result = FileCheck(file: path, kind: .geojson)
         var circles = 0
         var polygons = 0
+        var shared = 0
         do {
             let failure = try Files.decodeRegions(path, warnings: &result.warnings) { region in
                 if case .circle = region.geometry { circles += 1 } else { polygons += 1 }
+                if region.devices == nil { shared += 1 }
             }
             if let failure {
                 result.errors = [failure]
@@ -89,8 +91,11 @@ struct FileCheck {
             return result
         }
         let count = circles + polygons
-        result.facts = [("regions", "\(count)"), ("circles", "\(circles)"), ("polygons", "\(polygons)")]
+        result.facts = [
+            ("regions", "\(count)"), ("circles", "\(circles)"), ("polygons", "\(polygons)"), ("shared", "\(shared)"),
+        ]
         result.summary = "\(count) regions (\(circles) circles, \(polygons) polygons)"
+        result.warnAboutCatalog(shared: shared)
         return result
     }
 
@@ -99,6 +104,7 @@ struct FileCheck {
         do {
             try scenario.apply(configJSON: bytes)
             summary = "a valid scenario"
+            warnAboutCatalog(in: scenario)
         } catch {
             errors = [error]
         }

@@ -67,6 +67,8 @@ extension RunCommand {
             batchSize: scenario.batchSize, creditsPerShard: scenario.credits, pace: scenario.pace,
             filters: scenario.filters)
         configuration.partition = scenario.partition
+        configuration.selection = scenario.selection
+        configuration.coverage = scenario.coverage
         return configuration
     }
 

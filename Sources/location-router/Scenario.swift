@@ -24,6 +24,9 @@ struct Scenario: Equatable {
     var monitor = MonitorOverrides()
     /// `--compare-profiles`: run the same input through these profiles and compare them with `exact`.
     var compareProfiles: [MonitoringProfile] = []
+    /// How devices choose from a shared catalog, and whether coverage is evaluated (RunOption+Catalog).
+    var selection = SelectionSettings()
+    var coverage = false
     var seed: UInt64 = 42
     var pace: Pace = .max
     /// `-` for standard output, a path, or `nil` for none.

@@ -1,0 +1,26 @@
+import GeofenceKit
+import LocationRouter
+
+/// `check`'s warning about shared catalogs larger than a device may monitor under `fileOrder`.
+extension FileCheck {
+    /// The smallest slot limit of the profiles (exact and ios: 20; android: 100).
+    static let smallestSlotLimit = MonitoringProfile.allCases.map(\.settings.slotLimit).min() ?? 20
+
+    /// Warns when `shared` regions (no `devices`) exceed the slot limit `limit`: registered in file order, those
+    /// past it fail on every device.
+    mutating func warnAboutCatalog(shared: Int, limit: Int = FileCheck.smallestSlotLimit, selection: SelectionStrategy? = nil) {
+        guard shared > limit, selection != .nearest else { return }
+        warnings.append(
+            InputError(
+                "\(shared) regions have no devices list: a shared catalog larger than the slot limit (\(limit)); "
+                    + "under selection fileOrder (the default) every device registers them in file order and those "
+                    + "past the limit fail — use --selection nearest (monitor.selection) to monitor the nearest",
+                field: "catalog"))
+    }
+
+    /// The warning for a config.json's generated catalog (`regions.catalog`).
+    mutating func warnAboutCatalog(in scenario: Scenario) {
+        guard let catalog = scenario.walk.catalog, scenario.regionsFile == nil else { return }
+        warnAboutCatalog(shared: catalog.count, limit: scenario.settings.slotLimit, selection: scenario.selection.strategy)
+    }
+}
