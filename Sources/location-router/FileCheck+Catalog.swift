@@ -12,7 +12,7 @@ extension FileCheck {
         guard shared > limit, selection != .nearest else { return }
         warnings.append(
             InputError(
-                "\(shared) regions have no devices list: a shared catalog larger than the slot limit (\(limit)); "
+                "a shared catalog of \(shared) regions (without a devices list, or regions.catalog) is larger than the slot limit (\(limit)); "
                     + "under selection fileOrder (the default) every device registers them in file order and those "
                     + "past the limit fail — use --selection nearest (monitor.selection) to monitor the nearest",
                 field: "catalog"))

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+@testable import location_router
+
+/// Shared catalogs from the command line: the shipped example, the options and keys, `check`'s warning.
+@Suite struct CatalogCommandTests {
+    /// A GeoJSON catalog of `count` circles without `devices`, a row of stores 300 m apart around Taipei.
+    static func catalogFile(_ count: Int, in folder: String) throws -> String {
+        let features = (0..<count).map { k in
+            #"{"type":"Feature","id":"store-\#(k)","geometry":{"type":"Point","coordinates":[\#(121.5654 + Double(k % 10) * 0.003),\#(25.033 + Double(k / 10) * 0.003)]},"properties":{"radius":120}}"#
+        }
+        let path = folder + "/stores.geojson"
+        try Data(#"{"type":"FeatureCollection","features":["# .utf8 + Data(features.joined(separator: ",").utf8) + Data("]}".utf8))
+            .write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    static func report(_ path: String) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+    }
+
+    @Test func theShippedExampleRunsAndMeetsItsThresholds() async throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = await runCommand(
+            ["run", "--config", projectRoot + "/examples/catalog-nearest.json", "--devices", "60", "--duration", "300",
+             "--report", folder + "/report.json", "--quiet"])
+        #expect(run.status == .success, "\(run.err)")
+        let report = try Self.report(folder + "/report.json")
+        let selection = try #require(report["selection"] as? [String: Any])
+        let coverage = try #require(report["coverage"] as? [String: Any])
+        #expect(selection["strategy"] as? String == "nearest")
+        #expect((selection["refreshes"] as? Int ?? 0) > 0)
+        #expect((coverage["transitions"] as? Int ?? 0) > 0)
+        #expect(report["regions"] as? Int == 5_000)
+        #expect((report["failed"] as? [String: Any])?["tooManyRegions"] as? Int == 0)
+    }
+
+    @Test func aRegionFileCatalogUnderNearestNeverFails() async throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let regions = try Self.catalogFile(60, in: folder)
+        let common = ["run", "--regions", regions, "--devices", "30", "--duration", "120", "--no-events", "--quiet"]
+        let nearest = await runCommand(
+            common + ["--selection", "nearest", "--refresh-distance", "300", "--proximity-radius", "5000", "--coverage",
+                      "--report", folder + "/nearest.json", "--threshold", "failed.tooManyRegions == 0"])
+        #expect(nearest.status == .success, "\(nearest.err)")
+        #expect(((try Self.report(folder + "/nearest.json"))["coverage"] as? [String: Any])?["ratio"] != nil)
+        // The default, fileOrder: every device registers the 60 stores in file order; 40 fail.
+        let fileOrder = await runCommand(common + ["--report", folder + "/fileOrder.json"])
+        #expect(fileOrder.status == .success, "\(fileOrder.err)")
+        let failed = (try Self.report(folder + "/fileOrder.json"))["failed"] as? [String: Any]
+        #expect(failed?["tooManyRegions"] as? Int == 30 * 40)
+    }
+
+    @Test func checkWarnsOfACatalogPastTheSlotLimit() async throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let big = try Self.catalogFile(21, in: folder)
+        let run = await runCommand(["check", "--json", big])
+        #expect(run.status == .success)
+        #expect(run.out.contains(#""shared":21"#))
+        #expect(run.out.contains("a shared catalog of 21 regions"))
+        let small = try Self.catalogFile(20, in: folder)
+        let quiet = await runCommand(["check", "--json", small])
+        #expect(!quiet.out.contains("shared catalog"))
+        // A config's generated catalog: no warning once it chooses the nearest.
+        let config = folder + "/config.json"
+        try Data(#"{"regions":{"catalog":{"count":500}},"monitor":{"selection":"nearest"}}"#.utf8).write(to: URL(fileURLWithPath: config))
+        let chosen = await runCommand(["check", config])
+        #expect(chosen.status == .success)
+        #expect(!chosen.out.contains("shared catalog"))
+    }
+
+    @Test(arguments: [
+        (["--selection", "closest"], ExitCode.usage),
+        (["--refresh-distance", "0"], .usage),
+        (["--catalog", "0"], .usage),
+    ])
+    func badOptionsAreUsageErrors(arguments: [String], status: ExitCode) async {
+        let run = await runCommand(["run", "--devices", "2", "--duration", "1", "--no-events", "--no-report", "--quiet"] + arguments)
+        #expect(run.status == status)
+        #expect(run.err.contains(arguments[0]))
+    }
+
+    @Test(arguments: [
+        (#"{"monitor":{"selection":"closest"}}"#, "monitor.selection"),
+        (#"{"regions":{"catalog":{"count":0}}}"#, "regions.catalog.count"),
+        (#"{"regions":{"catalog":{"count":5,"shape":"square"}}}"#, "shape"),
+        (#"{"monitor":{"proximityRadius":-1}}"#, "monitor.proximityRadius"),
+    ])
+    func badConfigValuesNameTheirKey(json: String, key: String) async throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(json.utf8).write(to: URL(fileURLWithPath: folder + "/config.json"))
+        let run = await runCommand(["run", "--config", folder + "/config.json", "--no-events", "--no-report", "--quiet"])
+        #expect(run.status == .invalidInput)
+        #expect(run.err.contains(key), "\(run.err)")
+    }
+}
