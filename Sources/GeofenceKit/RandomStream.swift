@@ -18,6 +18,8 @@ public enum RandomStream: UInt64, CaseIterable, Sendable {
     case authorization = 6
     /// The reference service's (`serve`) own draws.
     case referenceService = 11
+    /// A generated shared catalog (`regions.catalog`): one stream for all its regions.
+    case generatedCatalog = 12
     /// A device's foreground/background schedule, drawn after its authorization.
     case appState = 106
 }

@@ -14,7 +14,11 @@ struct ReportFieldTableTests {
         webhook.deadLettered = 3
         webhook.failedRequests = 4
         webhook.latency.record(41_000_000, times: 12)
-        return ThresholdTests.report(webhook: webhook)
+        var report = ThresholdTests.report(webhook: webhook)
+        report.selection = SelectionReport(
+            strategy: .nearest, summary: SelectionSummary(refreshes: 40, added: 90, removed: 90, deviceSeconds: 7_200))
+        report.coverage = CoverageSummary(transitions: 300, caught: 291, late: 12, unmatched: 2)
+        return report
     }
 
     /// The number at a dotted path of the JSON report (`webhook.latencyMs.p99`).
@@ -57,7 +61,7 @@ struct ReportFieldTableTests {
         let rows = report.summaryRows(eventsDestination: "-")
         #expect(rows.map(\.label) == [
             "devices", "regions", "updates", "throughput", "events", "suppressed", "failed", "delivered", "rejected",
-            "latency ms", "webhook", "peak memory",
+            "latency ms", "coverage", "webhook", "peak memory",
         ])
         #expect(rows.first { $0.label == "delivered" }?.text == "233 to stdout, dropped 0")
         #expect(rows.first { $0.label == "webhook" }?.text == "230 delivered in 12 requests, 3 retries, 3 dead-lettered")

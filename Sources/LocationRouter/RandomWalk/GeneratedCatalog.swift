@@ -14,14 +14,12 @@ public struct GeneratedCatalogConfiguration: Sendable, Equatable {
 }
 
 extension SharedCatalog {
-    private static let purpose: UInt64 = 11
-
     /// The circles of a generated catalog over a walk's area: a function of the seed alone, numbered along the
     /// index (regions `catalog-0` … `catalog-K`).
     public static func generated(
         _ configuration: GeneratedCatalogConfiguration, center: Coordinate, areaRadius: Double, seed: UInt64
     ) -> SharedCatalog {
-        var rng = SplitMix64(seed: seed, stream: 0, purpose: purpose)
+        var rng = SplitMix64(seed: seed, stream: 0, purpose: .generatedCatalog)
         let shapes = (0..<configuration.count).lazy.map { k -> (region: Int32, shape: CatalogIndex.Shape) in
             let centre = GeoMotion.offset(center.latitude, center.longitude, withinDisc: areaRadius, using: &rng)
             let radius = rng.uniform(configuration.radius)
