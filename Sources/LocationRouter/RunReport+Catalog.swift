@@ -15,6 +15,8 @@ extension RunReport {
     /// Sets `selection` and `coverage` from the shards' counts, for a run that chooses from a catalog or
     /// evaluates its coverage.
     mutating func addCatalogFigures(shards: [ShardSummary], configuration: SimulationConfiguration) {
+        // Every partition generates the whole catalog, as it loads a whole region file: a merge must not add it up.
+        if case .randomWalk(let walk) = configuration.source, walk.catalog != nil { origin.regionsShared = true }
         if configuration.selection.strategy == .nearest || configuration.coverage {
             selection = SelectionReport(
                 strategy: configuration.selection.strategy,

@@ -68,6 +68,7 @@ import Testing
         #expect(report.selection == nil)
         #expect(report.coverage == nil)
         #expect(report.regions == 400)
+        #expect(report.origin.regionsShared)  // every partition generates the whole catalog
     }
 
     @Test func aRegionFileSplitsIntoOwnRegionsAndTheCatalog() async throws {

@@ -90,6 +90,9 @@ import Testing
         var target = TargetStatistics(score: report.score!)
         target.latencyMs = [("p50", 1), ("p90", 2), ("p95", 3), ("p99", 4), ("max", 5)]
         report.target = target
+        // And a run with a shared catalog, its selection and coverage.
+        report.selection = SelectionReport(strategy: .nearest, summary: SelectionSummary(refreshes: 1, deviceSeconds: 60))
+        report.coverage = CoverageSummary(transitions: 4, caught: 3, late: 1)
         let json = try? JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any]
         for path in ThresholdMetric.known {
             var value: Any? = json
