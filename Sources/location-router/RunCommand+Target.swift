@@ -19,8 +19,11 @@ struct TargetSession {
         let log = await sending.value
         poster.invalidate()
         let deadline = MonotonicClock.now() + UInt64(grace * 1e9)
-        while MonotonicClock.now() < deadline && !stop.isRequested {
-            try? await Task.sleep(nanoseconds: min(50_000_000, deadline - MonotonicClock.now()))
+        while !stop.isRequested {
+            // Read the clock once: between two reads the deadline may pass, and `deadline - now` would underflow.
+            let now = MonotonicClock.now()
+            guard now < deadline else { break }
+            try? await Task.sleep(nanoseconds: min(50_000_000, deadline - now))
         }
         listener.stop()
         return collector.statistics(truth: truth, log: log, tolerance: tolerance)
