@@ -46,6 +46,8 @@ public struct MonitorState: Sendable {
     var lastTime: [Int64] = []
     var lastLatitude: [Double] = []
     var lastLongitude: [Double] = []
+    /// Exact path only: the disc around each device's last fully tested position that no boundary crosses.
+    var clearances: [BoundaryClearance] = []
     var schedules: [Int32: ForegroundSchedule] = [:]
 
     // Per slot.
@@ -110,6 +112,7 @@ public struct MonitorState: Sendable {
         lastTime.reserveCapacity(devices)
         lastLatitude.reserveCapacity(devices)
         lastLongitude.reserveCapacity(devices)
+        clearances.reserveCapacity(devices)
         slots.reserveCapacity(regions)
         regionID.reserveCapacity(regions)
         flags.reserveCapacity(regions)
@@ -156,7 +159,11 @@ public struct MonitorState: Sendable {
             lastTime[row] = time.microseconds
             lastLatitude[row] = latitude
             lastLongitude[row] = longitude
-            evaluateExact(device: device, slots: start..<end, latitude: latitude, longitude: longitude, time: time, into: &events)
+            // Still inside the disc no boundary crosses: every containment is as it was.
+            if clearances[row].covers(latitude: latitude, longitude: longitude) { return true }
+            evaluateExact(
+                device: device, row: row, slots: start..<end, latitude: latitude, longitude: longitude, time: time,
+                into: &events)
             return true
         }
         fireDueTimers(device: device, row: row, slots: start..<end, upTo: time.microseconds, into: &events)
@@ -171,19 +178,26 @@ public struct MonitorState: Sendable {
         return true
     }
 
-    /// The inner loop of the exact rules: one containment test per slot, a flag flip and an event on a change.
+    /// The inner loop of the exact rules: one containment test per slot, a flag flip and an event on a change;
+    /// the smallest distance to a circle's boundary becomes the device's ``BoundaryClearance`` (none with a polygon).
     mutating func evaluateExact(
-        device: Int32, slots range: Range<Int>, latitude: Double, longitude: Double, time: Timestamp,
+        device: Int32, row: Int, slots range: Range<Int>, latitude: Double, longitude: Double, time: Timestamp,
         into events: inout [GeofenceEvent]
     ) {
         let polygons = polygons
+        var clearance = BoundaryClearance.maximumRadius
+        defer { clearances[row] = BoundaryClearance(latitude: latitude, longitude: longitude, radius: clearance) }
         slots.withUnsafeBufferPointer { slots in
             flags.withUnsafeMutableBufferPointer { flags in
                 for slot in range {
                     let region = slots[slot]
-                    let isInside = region.isPolygon
-                        ? polygons[region.polygonIndex].contains(latitude: latitude, longitude: longitude)
-                        : region.circleContains(latitude: latitude, longitude: longitude)
+                    let isInside: Bool
+                    if region.isPolygon {
+                        isInside = polygons[region.polygonIndex].contains(latitude: latitude, longitude: longitude)
+                        clearance = 0
+                    } else {
+                        isInside = region.circleContains(latitude: latitude, longitude: longitude, clearance: &clearance)
+                    }
                     let slotFlags = flags[slot]
                     guard isInside != (slotFlags & Self.inside != 0) else { continue }
                     flags[slot] = slotFlags ^ Self.inside
