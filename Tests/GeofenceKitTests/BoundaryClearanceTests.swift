@@ -73,6 +73,11 @@ import Testing
         #expect(events == expected)
     }
 
+    @Test func theLargestRadiusOfCurvatureIsThePolesOne() {
+        let polar = Geodesic.semiMajorAxis / (1 - Geodesic.eccentricitySquared).squareRoot()
+        #expect(abs(BoundaryClearance.largestRadius - polar) < 1e-6)
+    }
+
     @Test func theDiscOnlyCoversPositionsCloserThanItsRadius() {
         var rng = SplitMix64(seed: 7)
         var covered = 0

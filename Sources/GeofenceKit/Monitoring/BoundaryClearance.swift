@@ -1,5 +1,3 @@
-import Foundation
-
 /// A disc around a device's position that no boundary of its regions crosses: while the device stays inside it,
 /// it is inside or outside each region exactly as before, so a sample there needs no containment test at all.
 ///
@@ -13,43 +11,51 @@ import Foundation
 /// The distance moved is bounded from above, never estimated: along the straight path in latitude and longitude
 /// between the two positions, a step is at most B·√(dφ² + cos²φ·dλ²) metres, with B = a/√(1 − e²) the largest
 /// radius of curvature of the ellipsoid (N cos φ ≤ B cos φ and M ≤ B), and φ the latitude nearest the equator
-/// that the path can reach while it stays within the disc. The geodesic is no longer than that path.
+/// that the path can reach while it stays within ``maximumRadius``. The geodesic is no longer than that path.
+///
+/// Each slot keeps its own clearance from the disc's centre (`slotClearance`): a sample outside the disc
+/// subtracts the distance moved from each and tests only the slots whose clearance that used up, so a device near
+/// one boundary does not pay for its nineteen other regions (see `MonitorState+ExactPath`). Anything that changes
+/// a device's slots must reset its clearance (``none``).
 struct BoundaryClearance: Sendable {
-    /// The position the disc is centred on (degrees).
+    /// The position the disc is centred on (degrees): the device's position at its last full test.
     var latitude: Double
     var longitude: Double
-    /// cos² of the latitude nearest the equator the disc reaches, rounded up.
+    /// cos² of the latitude nearest the equator within ``maximumRadius`` of the centre, rounded up.
     var cosineSquared: Float
-    /// The disc's radius squared, in radians of B (squared), rounded down; 0: no disc, test every slot.
+    /// The disc's radius squared, in radians of B (squared), rounded down; 0: no disc.
     var radiusSquared: Float
 
-    /// No disc: the next sample tests every slot.
-    static let none = BoundaryClearance(latitude: 0, longitude: 0, cosineSquared: 1, radiusSquared: 0)
+    /// No disc, and no centre to measure from: the next sample tests every slot.
+    static let none = BoundaryClearance(latitude: .nan, longitude: .nan, cosineSquared: 1, radiusSquared: 0)
 
     /// The largest radius of curvature of the WGS84 ellipsoid, a/√(1 − e²) (at the poles), in metres.
-    static let largestRadius = Geodesic.semiMajorAxis / (1 - Geodesic.eccentricitySquared).squareRoot()
+    static var largestRadius: Double { 6_399_593.625_758_493 }
 
-    /// Discs are no wider than this (metres): far regions would otherwise need their plane's error bound far
-    /// beyond their radius, and a device seldom goes further without meeting a boundary anyway.
-    static let maximumRadius = 5_000.0
+    /// Distances moved are measured up to this far from the centre (metres), and discs are no wider: far regions
+    /// would otherwise need their plane's error bound far beyond their radius, and a device seldom goes further
+    /// without meeting a boundary anyway.
+    static var maximumRadius: Double { 5_000 }
+    private static var maximumAngle: Double { maximumRadius / largestRadius }
 
-    /// The disc of `radius` metres (a lower bound of the distance to every boundary) around a position.
+    /// A disc centred on a position, of `radius` metres (a lower bound of the distance to every boundary).
     init(latitude: Double, longitude: Double, radius: Double) {
-        guard radius > 0, radius.isFinite, abs(latitude) <= 90 else {
+        guard abs(latitude) <= 90, longitude.isFinite else {
             self = .none
             return
         }
-        let angle = min(radius, Self.maximumRadius) / Self.largestRadius
-        // The path's latitude stays within `angle` of the anchor's while the test below passes (B·|dφ| < radius).
-        let nearestToEquator = max(0, abs(latitude) * Geodesic.radiansPerDegree - angle)
-        let cosine = cos(nearestToEquator)
-        // Rounded towards safety: the cosine up (by a relative 1e-6, far beyond libm's error), the radius down.
+        // Within `maximumAngle` of the centre (B·|dφ| < maximumRadius) the path's latitude stays in this band.
+        let x = max(0, abs(latitude) * Geodesic.radiansPerDegree - Self.maximumAngle)
+        // cos x from above without libm: its Taylor sum up to +x⁸/8! exceeds it for every x (within 3e-7 up to
+        // the pole, 1e-10 at 35°); the rounding of the sum and of the Float is covered by a relative 1e-6.
+        let x2 = x * x
+        let cosine = 1 - x2 / 2 * (1 - x2 / 12 * (1 - x2 / 30 * (1 - x2 / 56)))
         let cosineSquared = Float(min(1, cosine * cosine * (1 + 1e-6)))
-        let radiusSquared = Float(angle * angle * (1 - 1e-6))
         self.init(
             latitude: latitude, longitude: longitude,
             cosineSquared: Double(cosineSquared) >= cosine * cosine ? cosineSquared : cosineSquared.nextUp,
-            radiusSquared: Double(radiusSquared) <= angle * angle ? radiusSquared : radiusSquared.nextDown)
+            radiusSquared: 0)
+        setRadius(radius)
     }
 
     private init(latitude: Double, longitude: Double, cosineSquared: Float, radiusSquared: Float) {
@@ -59,16 +65,38 @@ struct BoundaryClearance: Sendable {
         self.radiusSquared = radiusSquared
     }
 
-    /// Whether the position lies strictly inside the disc (then no region's containment has changed).
+    /// Sets the disc's radius in metres (capped at ``maximumRadius``; 0 or less: no disc).
+    mutating func setRadius(_ radius: Double) {
+        guard radius > 0 else { return radiusSquared = 0 }
+        let angle = min(radius, Self.maximumRadius) / Self.largestRadius
+        let squared = Float(angle * angle * (1 - 1e-6))
+        radiusSquared = Double(squared) <= angle * angle ? squared : squared.nextDown
+    }
+
+    /// The square of an upper bound of the geodesic distance from the centre to the position, in radians of B;
+    /// +∞ beyond ``maximumRadius`` (or for a NaN position, or no centre), where the bound does not hold.
     @inline(__always)
-    func covers(latitude pointLatitude: Double, longitude pointLongitude: Double) -> Bool {
+    func movedSquared(latitude pointLatitude: Double, longitude pointLongitude: Double) -> Double {
         let k = Geodesic.radiansPerDegree
         let dPhi = (pointLatitude - latitude) * k
         var dLonDegrees = pointLongitude - longitude
         if abs(dLonDegrees) > 180 { dLonDegrees -= dLonDegrees > 0 ? 360 : -360 }
         let dLambda = dLonDegrees * k
-        // NaN compares false: such a sample takes the full test.
-        return dPhi * dPhi + Double(cosineSquared) * dLambda * dLambda < Double(radiusSquared)
+        let squared = dPhi * dPhi + Double(cosineSquared) * dLambda * dLambda
+        // NaN fails the comparison too.
+        return squared < Self.maximumAngle * Self.maximumAngle ? squared : .infinity
+    }
+
+    /// Whether the position lies strictly inside the disc (then no region's containment has changed).
+    @inline(__always)
+    func covers(latitude pointLatitude: Double, longitude pointLongitude: Double) -> Bool {
+        movedSquared(latitude: pointLatitude, longitude: pointLongitude) < Double(radiusSquared)
+    }
+
+    /// `movedSquared` in metres, rounded up.
+    @inline(__always)
+    static func metres(fromSquared squared: Double) -> Double {
+        largestRadius * squared.squareRoot() * (1 + 1e-9)
     }
 
     /// The bound on the plane's error at distance `distance` from a circle's centre, for a circle whose margin is

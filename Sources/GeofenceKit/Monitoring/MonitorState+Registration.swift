@@ -85,6 +85,7 @@ extension MonitorState {
             polygons.append(polygon)
         }
         regionID.append(region.id)
+        slotClearance.append(0)
         flags.append(
             (region.notifyOnEntry ? Self.notifyOnEntry : 0) | (region.notifyOnExit ? Self.notifyOnExit : 0)
                 | (dwells ? Self.notifyOnDwell : 0) | (isInside ? Self.inside : 0))

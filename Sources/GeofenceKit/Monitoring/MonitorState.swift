@@ -46,7 +46,7 @@ public struct MonitorState: Sendable {
     var lastTime: [Int64] = []
     var lastLatitude: [Double] = []
     var lastLongitude: [Double] = []
-    /// Exact path only: the disc around each device's last fully tested position that no boundary crosses.
+    /// Exact path only: the disc around each device's position at its last full test that no boundary crosses.
     var clearances: [BoundaryClearance] = []
     var schedules: [Int32: ForegroundSchedule] = [:]
 
@@ -54,6 +54,9 @@ public struct MonitorState: Sendable {
     var slots: [PackedRegion] = []
     var regionID: [Int32] = []
     var flags: [UInt8] = []
+    /// Exact path only: a lower bound of the distance from the device's clearance's centre to the slot's boundary
+    /// (see `MonitorState+ExactPath`).
+    var slotClearance: [Float] = []
     /// Polygons, referred to by their slots.
     var polygons: [PolygonGeometry] = []
     /// Rich path only (empty otherwise, to keep a million devices in memory): when the device first stood past the
@@ -116,6 +119,7 @@ public struct MonitorState: Sendable {
         slots.reserveCapacity(regions)
         regionID.reserveCapacity(regions)
         flags.reserveCapacity(regions)
+        slotClearance.reserveCapacity(regions)
     }
 
     /// Evaluates one sample and appends the events it causes to `events`.
@@ -159,8 +163,6 @@ public struct MonitorState: Sendable {
             lastTime[row] = time.microseconds
             lastLatitude[row] = latitude
             lastLongitude[row] = longitude
-            // Still inside the disc no boundary crosses: every containment is as it was.
-            if clearances[row].covers(latitude: latitude, longitude: longitude) { return true }
             evaluateExact(
                 device: device, row: row, slots: start..<end, latitude: latitude, longitude: longitude, time: time,
                 into: &events)
@@ -177,41 +179,6 @@ public struct MonitorState: Sendable {
         }
         return true
     }
-
-    /// The inner loop of the exact rules: one containment test per slot, a flag flip and an event on a change;
-    /// the smallest distance to a circle's boundary becomes the device's ``BoundaryClearance`` (none with a polygon).
-    mutating func evaluateExact(
-        device: Int32, row: Int, slots range: Range<Int>, latitude: Double, longitude: Double, time: Timestamp,
-        into events: inout [GeofenceEvent]
-    ) {
-        let polygons = polygons
-        var clearance = BoundaryClearance.maximumRadius
-        defer { clearances[row] = BoundaryClearance(latitude: latitude, longitude: longitude, radius: clearance) }
-        slots.withUnsafeBufferPointer { slots in
-            flags.withUnsafeMutableBufferPointer { flags in
-                for slot in range {
-                    let region = slots[slot]
-                    let isInside: Bool
-                    if region.isPolygon {
-                        isInside = polygons[region.polygonIndex].contains(latitude: latitude, longitude: longitude)
-                        clearance = 0
-                    } else {
-                        isInside = region.circleContains(latitude: latitude, longitude: longitude, clearance: &clearance)
-                    }
-                    let slotFlags = flags[slot]
-                    guard isInside != (slotFlags & Self.inside != 0) else { continue }
-                    flags[slot] = slotFlags ^ Self.inside
-                    if isInside ? slotFlags & Self.notifyOnEntry != 0 : slotFlags & Self.notifyOnExit != 0 {
-                        events.append(
-                            GeofenceEvent(
-                                device: device, region: regionID[slot], kind: isInside ? .enter : .exit, time: time,
-                                latitude: latitude, longitude: longitude))
-                    }
-                }
-            }
-        }
-    }
-
 
     /// Whether `device` is inside the region in its `slot`-th slot, or `nil` when it has no such slot.
     public func isInside(device: Int32, slot: Int) -> Bool? {
