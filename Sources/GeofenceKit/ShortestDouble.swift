@@ -11,34 +11,26 @@
 public enum ShortestDouble {
     /// Appends the text of `value` (as `value.description` spells it) to `output`.
     public static func append(_ value: Double, to output: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
-            let count = write(value, into: buffer)
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<count]))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: scratchLength) { buffer in
+            let count = write(value, into: buffer.baseAddress!)
+            output.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: count))
         }
     }
 
-    /// Writes the text at the start of `buffer` (at least 32 bytes: `-2.2250738585072014e-308` has 24); returns
-    /// its length.
-    private static func write(_ value: Double, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    /// The room ``write(_:into:)`` needs: the longest text, `-2.2250738585072014e-308`, has 24 bytes, and the
+    /// digits are built at 40 ..< 60.
+    public static let scratchLength = 64
+
+    /// Writes the text of `value` at `text`, which must have room for ``scratchLength`` bytes; returns its length.
+    public static func write(_ value: Double, into text: UnsafeMutablePointer<UInt8>) -> Int {
         var length = 0
-        func put(_ byte: UInt8) {
-            buffer[length] = byte
-            length += 1
+        if value.sign == .minus && !value.isNaN {
+            text[0] = UInt8(ascii: "-")
+            length = 1
         }
-        func put(_ text: StaticString) {
-            text.withUTF8Buffer { for byte in $0 { put(byte) } }
-        }
-        if value.isNaN {
-            put("nan")
-            return length
-        }
-        if value.sign == .minus { put(UInt8(ascii: "-")) }
-        if value.isInfinite {
-            put("inf")
-            return length
-        }
-        if value == 0 {
-            put("0.0")
+        guard value.isFinite && value != 0 else {
+            let word: StaticString = value.isNaN ? "nan" : value.isInfinite ? "inf" : "0.0"
+            word.withUTF8Buffer { for byte in $0 { text[length] = byte; length += 1 } }
             return length
         }
         var (significand, exponent) = decimal(of: value.magnitude)
@@ -46,51 +38,70 @@ public enum ShortestDouble {
             significand /= 10
             exponent += 1
         }
-        // The digits d1…dn of the significand, most significant first; value = 0.d1…dn × 10^point.
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        let count = withUnsafeMutableBytes(of: &digits) { raw in
-            var n = 0
-            var rest = significand
-            while rest > 0 {
-                raw[n] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                n += 1
+        // The digits d1…dn, most significant first, at `digits`; value = 0.d1…dn × 10^point.
+        var start = 60
+        Self.digitPairs.withUTF8Buffer { pairs in
+            while significand >= 10 {
+                let pair = Int(significand % 100)
+                significand /= 100
+                start -= 2
+                text[start] = pairs[2 * pair]
+                text[start + 1] = pairs[2 * pair + 1]
             }
-            raw[0..<n].reverse()
-            return n
         }
+        if significand > 0 {
+            start -= 1
+            text[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: significand)
+        }
+        let digits = text + start
+        let count = 60 - start
         let point = exponent + count
-        withUnsafeBytes(of: &digits) { raw in
-            if point < -3 || value.magnitude > 0x1p53 {
-                // d1[.d2…dn]e±XX, the exponent with at least two digits.
-                put(raw[0])
-                if count > 1 {
-                    put(UInt8(ascii: "."))
-                    for i in 1..<count { put(raw[i]) }
-                }
-                let power = point - 1
-                put(UInt8(ascii: "e"))
-                put(power < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
-                let magnitude = abs(power)
-                if magnitude >= 100 { put(UInt8(ascii: "0") + UInt8(magnitude / 100)) }
-                put(UInt8(ascii: "0") + UInt8(magnitude / 10 % 10))
-                put(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            } else if point <= 0 {
-                put("0.")
-                for _ in 0 ..< -point { put(UInt8(ascii: "0")) }
-                for i in 0..<count { put(raw[i]) }
-            } else if point < count {
-                for i in 0..<point { put(raw[i]) }
+        func copyDigits(_ range: Range<Int>) {
+            (text + length).update(from: digits + range.lowerBound, count: range.count)
+            length += range.count
+        }
+        func put(_ byte: UInt8) {
+            text[length] = byte
+            length += 1
+        }
+        if point < -3 || value.magnitude > 0x1p53 {
+            // d1[.d2…dn]e±XX, the exponent with at least two digits.
+            copyDigits(0..<1)
+            if count > 1 {
                 put(UInt8(ascii: "."))
-                for i in point..<count { put(raw[i]) }
-            } else {
-                for i in 0..<count { put(raw[i]) }
-                for _ in 0 ..< point - count { put(UInt8(ascii: "0")) }
-                put(".0")
+                copyDigits(1..<count)
             }
+            let power = point - 1
+            put(UInt8(ascii: "e"))
+            put(power < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+            let magnitude = abs(power)
+            if magnitude >= 100 { put(UInt8(ascii: "0") &+ UInt8(magnitude / 100)) }
+            put(UInt8(ascii: "0") &+ UInt8(magnitude / 10 % 10))
+            put(UInt8(ascii: "0") &+ UInt8(magnitude % 10))
+        } else if point <= 0 {
+            put(UInt8(ascii: "0"))
+            put(UInt8(ascii: "."))
+            for _ in 0 ..< -point { put(UInt8(ascii: "0")) }
+            copyDigits(0..<count)
+        } else if point < count {
+            copyDigits(0..<point)
+            put(UInt8(ascii: "."))
+            copyDigits(point..<count)
+        } else {
+            copyDigits(0..<count)
+            for _ in 0 ..< point - count { put(UInt8(ascii: "0")) }
+            put(UInt8(ascii: "."))
+            put(UInt8(ascii: "0"))
         }
         return length
     }
+
+    /// "00", "01", … "99": two digits per division.
+    private static let digitPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
 
     // MARK: Schubfach
 
