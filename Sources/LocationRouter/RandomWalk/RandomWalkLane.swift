@@ -76,23 +76,16 @@ public struct RandomWalkLane: Sendable {
             while cursor < devices.count && batch.count < capacity {
                 if limit != .max && pacingTime.microseconds > limit { break }
                 let i = cursor
-                // The device's state in locals while it walks through the block (one array write each, after).
-                var walker = Walker(latitude: latitude[i], longitude: longitude[i], heading: heading[i], rng: rng[i])
-                let device = devices[i]
-                let stepLength = stepLength[i]
                 while step < blockEnd && batch.count < capacity {
-                    if step > 0 { advance(&walker, stepLength: stepLength, towards: center) }
+                    if step > 0 { advance(i, towards: center) }
                     let time = configuration.start.adding(seconds: Double(step) * configuration.interval)
                     if !batch.append(
-                        device: device, latitude: walker.latitude, longitude: walker.longitude, time: time,
-                        through: &filter)
+                        device: devices[i], latitude: latitude[i], longitude: longitude[i], time: time, through: &filter)
                     {
                         filteredCount += 1
                     }
                     step += 1
                 }
-                (latitude[i], longitude[i], heading[i], rng[i]) =
-                    (walker.latitude, walker.longitude, walker.heading, walker.rng)
                 if step == blockEnd {
                     cursor += 1
                     step = blockStart
@@ -110,38 +103,29 @@ public struct RandomWalkLane: Sendable {
         return !isFinished || batch.count > 0
     }
 
-    /// One device's walking state.
-    private struct Walker {
-        var latitude: Double
-        var longitude: Double
-        var heading: Double
-        var rng: SplitMix64
-    }
-
-    /// Moves a device by one step: turn by seeded noise, and head back towards the centre when outside the area.
+    /// Moves device `i` by one step: turn by seeded noise, and head back towards the centre when outside the area.
     @inline(__always)
-    private func advance(_ walker: inout Walker, stepLength step: Double, towards center: Coordinate) {
-        guard plan.isPlanar else { return advanceOnSphere(&walker, stepLength: step, towards: center) }
-        var h = walker.heading + headingNoise * (2 * walker.rng.unit() - 1)
-        let north = (walker.latitude - center.latitude) * plan.scale.metresPerDegreeLatitude
-        let east = (walker.longitude - center.longitude) * plan.scale.metresPerDegreeLongitude
+    private mutating func advance(_ i: Int, towards center: Coordinate) {
+        guard plan.isPlanar else { return advanceOnSphere(i, towards: center) }
+        var h = heading[i] + headingNoise * (2 * rng[i].unit() - 1)
+        let north = (latitude[i] - center.latitude) * plan.scale.metresPerDegreeLatitude
+        let east = (longitude[i] - center.longitude) * plan.scale.metresPerDegreeLongitude
         if north * north + east * east > areaRadius * areaRadius {
             h = atan2(-east, -north)
         }
-        walker.heading = h
-        (walker.latitude, walker.longitude) = plan.scale.move(
-            walker.latitude, walker.longitude, north: step * cos(h), east: step * sin(h))
+        heading[i] = h
+        let step = stepLength[i]
+        (latitude[i], longitude[i]) = plan.scale.move(latitude[i], longitude[i], north: step * cos(h), east: step * sin(h))
     }
 
-    /// ``advance(_:stepLength:towards:)`` for walks near a pole or the antimeridian: great circles on the sphere,
-    /// the shorter way round, over a pole when the walk goes there.
-    private func advanceOnSphere(_ walker: inout Walker, stepLength step: Double, towards center: Coordinate) {
-        var h = walker.heading + headingNoise * (2 * walker.rng.unit() - 1)
+    /// ``advance(_:towards:)`` for walks near a pole or the antimeridian: great circles on the sphere, the shorter
+    /// way round, over a pole when the walk goes there.
+    private mutating func advanceOnSphere(_ i: Int, towards center: Coordinate) {
+        var h = heading[i] + headingNoise * (2 * rng[i].unit() - 1)
         let back = SphericalWalkStep.towards(
-            centerLatitude: center.latitude, centerLongitude: center.longitude, from: walker.latitude,
-            walker.longitude)
+            centerLatitude: center.latitude, centerLongitude: center.longitude, from: latitude[i], longitude[i])
         if back.distance > areaRadius { h = back.bearing }
-        (walker.latitude, walker.longitude, walker.heading) = SphericalWalkStep.step(
-            walker.latitude, walker.longitude, heading: h, distance: step)
+        let moved = SphericalWalkStep.step(latitude[i], longitude[i], heading: h, distance: stepLength[i])
+        (latitude[i], longitude[i], heading[i]) = moved
     }
 }
