@@ -221,7 +221,7 @@ enum Check {
         }
         var text =
             "benchmark".padding(toLength: nameWidth, withPad: " ", startingAt: 0)
-            + "metric (p50)".padding(toLength: 38, withPad: " ", startingAt: 0)
+            + "metric (p50)".padding(toLength: 42, withPad: " ", startingAt: 0)
             + cell("baseline") + cell("current") + cell("change", 9) + cell("limit", 15) + "\n"
         var previous = ""
         for comparison in comparisons {
@@ -229,7 +229,7 @@ enum Check {
             text += (comparison.benchmark == previous ? "" : comparison.benchmark)
                 .padding(toLength: nameWidth, withPad: " ", startingAt: 0)
             previous = comparison.benchmark
-            text += metric.label(for: comparison.unit).padding(toLength: 38, withPad: " ", startingAt: 0)
+            text += metric.label(for: comparison.unit).padding(toLength: 42, withPad: " ", startingAt: 0)
             text += cell(metric.format(comparison.baseline)) + cell(comparison.current.map(metric.format) ?? "–")
             text += cell(comparison.change, 9)
             text += cell((metric.direction == .higherIsBetter ? "≥ " : "≤ ") + metric.format(comparison.limit), 15)
