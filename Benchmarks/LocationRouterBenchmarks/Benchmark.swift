@@ -35,6 +35,11 @@ struct Benchmark: Sendable {
     /// Metrics reported but not judged by `--check` for this benchmark (the full-speed pipeline's latency, which
     /// measures queueing behind a saturated machine rather than the pipeline).
     var unjudged: Set<String> = []
+    /// Threads the benchmark keeps busy (the pipeline: one per shard), for its calibration.
+    var threads = 1
+    /// Whether a pace or a slow sink sets the throughput rather than the CPU: it is then compared as it is,
+    /// not relative to the calibration.
+    var rateLimited = false
 }
 
 /// p50 / p90 / p99 / p100 of one metric over the runs (nearest rank), as package-benchmark reports them.
@@ -87,12 +92,14 @@ struct BenchmarkResult: Sendable {
 /// Measures `benchmark` `runs` times (after one warm-up run unless the benchmark opts out).
 ///
 /// Before each run the kernel's peak-RSS mark is reset (Linux), so `peakMemoryResident` is that run's peak,
-/// including whatever the benchmark prepared and keeps resident, and not an earlier benchmark's.
+/// including whatever the benchmark prepared and keeps resident, and not an earlier benchmark's. A CPU-bound
+/// run is framed by two ``Calibration``s: `throughputRelative` is its throughput over their mean.
 func measure(_ benchmark: Benchmark, runs: Int) async throws -> BenchmarkResult {
     let body = try await benchmark.prepare()
     if benchmark.warmup { _ = try await body() }
     var result = BenchmarkResult(name: benchmark.name, unit: benchmark.unit, runs: [])
     for _ in 0..<min(runs, benchmark.maxRuns ?? runs) {
+        let calibrationBefore = benchmark.rateLimited ? nil : await Calibration.measure(threads: benchmark.threads)
         Memory.resetPeak()
         let cpu = ProcessResources.cpuSeconds()
         let start = MonotonicClock.now()
@@ -104,6 +111,11 @@ func measure(_ benchmark: Benchmark, runs: Int) async throws -> BenchmarkResult 
         values["wallClock"] = wall
         values["cpuTotal"] = ProcessResources.cpuSeconds() - cpu
         values["peakMemoryResident"] = Double(ProcessResources.peakResidentBytes())
+        if let calibrationBefore {
+            let calibration = (calibrationBefore + (await Calibration.measure(threads: benchmark.threads))) / 2
+            values["calibration"] = calibration
+            values["throughputRelative"] = Double(outcome.units) / wall / calibration
+        }
         result.runs.append(values)
     }
     return result

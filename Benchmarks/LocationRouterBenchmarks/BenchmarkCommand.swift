@@ -32,6 +32,8 @@ enum BenchmarkCommand {
                             nearest 20 (with and without coverage) against 20 regions per device; 60 s walks.
           --check <file>    Runs the benchmarks named in a baseline written by --json (with its configuration)
                             and compares each judged metric's p50: exit 1 on a regression, 0 otherwise.
+                            CPU-bound throughput is judged relative to a calibration loop measured around
+                            each run (throughputRelative), so a faster, slower or busy machine scales both.
 
         OPTIONS:
           --runs <n>        Measured runs per benchmark, after one warm-up (default: 5; with --check, the
@@ -42,7 +44,8 @@ enum BenchmarkCommand {
           --filter <name>   Run only the benchmarks whose name contains <name>.
           --json            Print JSON instead of a table; usable as a --check baseline as it is.
           --catalog-size <n> With --catalog: circles in the catalog (default: 1M).
-          --tolerance <t>   With --check: the allowed relative change, 0 < t < 1 (default: 0.25).
+          --tolerance <t>   With --check: the allowed relative change, 0 < t < 1 (default: 0.25); a metric
+                            whose baseline runs spread by s gets 3·s when wider (up to 0.6).
           -h, --help        Show help information.
 
         """

@@ -1,12 +1,14 @@
 import Foundation
 
-/// A committed baseline: the configuration it was measured with and each benchmark's p50 per metric.
+/// A committed baseline: the configuration it was measured with and each benchmark's p50 and p90 per metric.
 struct Baseline {
     struct Entry {
         var name: String
         var runs: Int
         /// p50 by metric name.
         var p50: [String: Double]
+        /// p90 by metric name: with p50, the spread of the baseline's own runs.
+        var p90: [String: Double] = [:]
     }
 
     var configuration: SuiteConfiguration
@@ -49,11 +51,14 @@ struct Baseline {
                 throw LoadError(description: "\(path): benchmarks[\(index)]: expected an object with a \"name\"")
             }
             var p50: [String: Double] = [:]
+            var p90: [String: Double] = [:]
             for (key, value) in benchmark {
-                if let metric = value as? [String: Any], let median = number(metric["p50"]) { p50[key] = median }
+                guard let metric = value as? [String: Any] else { continue }
+                if let median = number(metric["p50"]) { p50[key] = median }
+                if let high = number(metric["p90"]) { p90[key] = high }
             }
             let runs = number(benchmark["runs"]).map { Int($0) } ?? configuration.runs
-            entries.append(Entry(name: name, runs: runs, p50: p50))
+            entries.append(Entry(name: name, runs: runs, p50: p50, p90: p90))
         }
         return Baseline(configuration: configuration, cores: cores, entries: entries)
     }
@@ -112,16 +117,23 @@ enum Check {
     }
 
     /// The judged metrics of `result` against the baseline's p50s.
+    ///
+    /// A CPU-bound benchmark's throughput is judged relative to the machine's speed measured around each run
+    /// (`throughputRelative`, see ``Calibration``), not as it is; a metric whose baseline runs spread widely gets
+    /// a tolerance of three times that spread (up to 60 %) when that is wider than `tolerance`.
     static func compare(
         _ entry: Baseline.Entry, _ benchmark: Benchmark, _ result: BenchmarkResult, tolerance: Double
     ) -> [Comparison] {
-        entry.p50.keys.sorted { order($0) < order($1) }.compactMap { name in
+        let relative = entry.p50["throughputRelative"] != nil
+        return entry.p50.keys.sorted { order($0) < order($1) }.compactMap { name in
             guard let metric = Metric.named(name), metric.direction != .informational,
-                !benchmark.unjudged.contains(name), let baseline = entry.p50[name]
+                !benchmark.unjudged.contains(name), let baseline = entry.p50[name],
+                !(relative && name == "throughput")
             else { return nil }
+            let spread = entry.p90[name].map { baseline > 0 ? abs($0 - baseline) / baseline : 0 } ?? 0
             return Comparison(
                 benchmark: entry.name, metric: metric, unit: result.unit, baseline: baseline,
-                current: result.percentiles(name)?.p50, tolerance: tolerance)
+                current: result.percentiles(name)?.p50, tolerance: max(tolerance, min(0.6, 3 * spread)))
         }
     }
 
@@ -209,7 +221,7 @@ enum Check {
         }
         var text =
             "benchmark".padding(toLength: nameWidth, withPad: " ", startingAt: 0)
-            + "metric (p50)".padding(toLength: 32, withPad: " ", startingAt: 0)
+            + "metric (p50)".padding(toLength: 42, withPad: " ", startingAt: 0)
             + cell("baseline") + cell("current") + cell("change", 9) + cell("limit", 15) + "\n"
         var previous = ""
         for comparison in comparisons {
@@ -217,7 +229,7 @@ enum Check {
             text += (comparison.benchmark == previous ? "" : comparison.benchmark)
                 .padding(toLength: nameWidth, withPad: " ", startingAt: 0)
             previous = comparison.benchmark
-            text += metric.label(for: comparison.unit).padding(toLength: 32, withPad: " ", startingAt: 0)
+            text += metric.label(for: comparison.unit).padding(toLength: 42, withPad: " ", startingAt: 0)
             text += cell(metric.format(comparison.baseline)) + cell(comparison.current.map(metric.format) ?? "–")
             text += cell(comparison.change, 9)
             text += cell((metric.direction == .higherIsBetter ? "≥ " : "≤ ") + metric.format(comparison.limit), 15)

@@ -4,7 +4,7 @@ import Foundation
 enum Report {
     static func table(_ results: [BenchmarkResult]) -> String {
         let nameWidth = max(10, results.map(\.name.count).max() ?? 0) + 2
-        let labelWidth = 32
+        let labelWidth = 42
         var text =
             "benchmark".padding(toLength: nameWidth, withPad: " ", startingAt: 0)
             + "metric".padding(toLength: labelWidth, withPad: " ", startingAt: 0)

@@ -74,7 +74,7 @@ public struct CircleGeometry: Sendable {
         meridionalRadius = a * (1 - e2) / (w2 * w)
         meridionalRadiusSlope = 3 * a * (1 - e2) * e2 * s * c / (w2 * w2 * w)
 
-        let margin = Self.margin(radius: radius, centerLatitude: center.latitude)
+        let margin = Self.margin(radius: radius, centerLatitude: center.latitude, sinLatitude: s, cosLatitude: c)
         self.margin = margin
         let inside = radius - margin
         insideThresholdSquared = inside > 0 ? inside * inside : -1
@@ -82,12 +82,16 @@ public struct CircleGeometry: Sendable {
     }
 
     /// The error bound of the mid-latitude plane for this circle; see the type's documentation for its derivation.
-    static func margin(radius: Double, centerLatitude: Double) -> Double {
+    /// - Parameters: sinLatitude, cosLatitude: sin and cos of the centre latitude, when the caller has them.
+    static func margin(
+        radius: Double, centerLatitude: Double, sinLatitude: Double? = nil, cosLatitude: Double? = nil
+    ) -> Double {
         guard radius > 0, radius <= validatedRadiusLimit, abs(centerLatitude) <= validatedLatitudeLimit else {
             return .infinity
         }
         let phi = centerLatitude * Geodesic.radiansPerDegree
-        let tan2 = sin(phi) * sin(phi) / (cos(phi) * cos(phi))
+        let s = sinLatitude ?? sin(phi), c = cosLatitude ?? cos(phi)
+        let tan2 = s * s / (c * c)
         let k = 2.4e-16 + 1.2e-15 * tan2
         return 2 * k * radius * radius * radius + 1e-6
     }

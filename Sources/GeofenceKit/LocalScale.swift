@@ -9,7 +9,8 @@ public struct LocalScale: Sendable {
     public init(latitude: Double) {
         let phi = latitude * .pi / 180
         let e2 = Geodesic.eccentricitySquared
-        let w = (1 - e2 * sin(phi) * sin(phi)).squareRoot()
+        let s = sin(phi)
+        let w = (1 - e2 * s * s).squareRoot()
         metresPerDegreeLatitude = Geodesic.semiMajorAxis * (1 - e2) / (w * w * w) * .pi / 180
         metresPerDegreeLongitude = max(Geodesic.semiMajorAxis / w * cos(phi) * .pi / 180, 1)
     }

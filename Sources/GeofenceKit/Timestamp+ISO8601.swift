@@ -31,10 +31,10 @@ extension Timestamp {
 
 extension Timestamp {
     /// Sign, six year digits and `-MM-DDThh:mm:ss.ffffffZ` (Int64 microseconds span ±292,277 years).
-    static let maximumISO8601Length = 32
+    public static let maximumISO8601Length = 32
 
     /// Writes the ISO-8601 text into `buffer` (at least ``maximumISO8601Length`` bytes) and returns its length.
-    private func writeISO8601(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    public func writeISO8601(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         // Floor division, so times before 1970 land on the right day with a non-negative time of day.
         var days = microseconds / 86_400_000_000
         var microOfDay = microseconds % 86_400_000_000

@@ -9,6 +9,7 @@ extension MonitorState {
         lastTime.append(contentsOf: repeatElement(Self.none, count: missing))
         lastLatitude.append(contentsOf: repeatElement(0, count: missing))
         lastLongitude.append(contentsOf: repeatElement(0, count: missing))
+        clearances.append(contentsOf: repeatElement(.none, count: missing))
     }
 
     mutating func register(
@@ -29,6 +30,7 @@ extension MonitorState {
         let alreadyFailed = Set(state?.failed ?? [])
         slotStart[row] = Int32(slots.count)
         slotCount[row] = 0
+        clearances[row] = .none
         let status = settings.authorization.status(ofDevice: device, seed: seed)
         if status == .whenInUse {
             schedules[device] = ForegroundSchedule(
@@ -86,6 +88,7 @@ extension MonitorState {
             polygons.append(polygon)
         }
         regionID.append(region.id)
+        slotClearance.append(0)
         flags.append(
             (region.notifyOnEntry ? Self.notifyOnEntry : 0) | (region.notifyOnExit ? Self.notifyOnExit : 0)
                 | (dwells ? Self.notifyOnDwell : 0) | (isInside ? Self.inside : 0))

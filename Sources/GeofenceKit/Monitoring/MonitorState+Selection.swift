@@ -102,6 +102,8 @@ extension MonitorState {
         }
         selection?.vacancies += before - count
         slotCount[row] = Int32(count)
+        // The exact path's disc was measured against the regions the device had: its next sample tests them all.
+        clearances[row] = .none
     }
 
     /// The `wanted` nearest catalog regions at the position, in ascending region order; records where and when.
@@ -133,6 +135,7 @@ extension MonitorState {
         slots.append(PackedRegion(polygonIndex: 0))
         regionID.append(-1)
         flags.append(0)
+        slotClearance.append(0)
         if !pendingSince.isEmpty || isRich {
             pendingSince.append(contentsOf: repeatElement(Self.none, count: slots.count - pendingSince.count))
             dwellDue.append(contentsOf: repeatElement(Self.none, count: slots.count - dwellDue.count))
@@ -156,6 +159,7 @@ extension MonitorState {
         slots[target] = slots[source]
         regionID[target] = regionID[source]
         flags[target] = flags[source]
+        slotClearance[target] = slotClearance[source]
         ownLoiteringDelay[target] = ownLoiteringDelay.removeValue(forKey: source)
         ownHysteresis[target] = ownHysteresis.removeValue(forKey: source)
         if source < pendingSince.count {
@@ -180,6 +184,7 @@ extension MonitorState {
         slots.removeLast()
         regionID.removeLast()
         flags.removeLast()
+        slotClearance.removeLast()
         if pendingSince.count > last {
             pendingSince.removeLast()
             dwellDue.removeLast()

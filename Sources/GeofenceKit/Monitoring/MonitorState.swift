@@ -46,12 +46,17 @@ public struct MonitorState: Sendable {
     var lastTime: [Int64] = []
     var lastLatitude: [Double] = []
     var lastLongitude: [Double] = []
+    /// Exact path only: the disc around each device's position at its last full test that no boundary crosses.
+    var clearances: [BoundaryClearance] = []
     var schedules: [Int32: ForegroundSchedule] = [:]
 
     // Per slot.
     var slots: [PackedRegion] = []
     var regionID: [Int32] = []
     var flags: [UInt8] = []
+    /// Exact path only: a lower bound of the distance from the device's clearance's centre to the slot's boundary
+    /// (see `MonitorState+ExactPath`).
+    var slotClearance: [Float] = []
     /// Polygons, referred to by their slots.
     var polygons: [PolygonGeometry] = []
     /// Rich path only (empty otherwise, to keep a million devices in memory): when the device first stood past the
@@ -112,9 +117,11 @@ public struct MonitorState: Sendable {
         lastTime.reserveCapacity(devices)
         lastLatitude.reserveCapacity(devices)
         lastLongitude.reserveCapacity(devices)
+        clearances.reserveCapacity(devices)
         slots.reserveCapacity(regions)
         regionID.reserveCapacity(regions)
         flags.reserveCapacity(regions)
+        slotClearance.reserveCapacity(regions)
     }
 
     /// Evaluates one sample and appends the events it causes to `events`.
@@ -158,7 +165,9 @@ public struct MonitorState: Sendable {
             lastTime[row] = time.microseconds
             lastLatitude[row] = latitude
             lastLongitude[row] = longitude
-            evaluateExact(device: device, slots: start..<end, latitude: latitude, longitude: longitude, time: time, into: &events)
+            evaluateExact(
+                device: device, row: row, slots: start..<end, latitude: latitude, longitude: longitude, time: time,
+                into: &events)
             if selection != nil { refreshSelectionIfDue(device: device, row: row, latitude: latitude, longitude: longitude, time: time, into: &events) }
             return true
         }
@@ -174,34 +183,6 @@ public struct MonitorState: Sendable {
         if selection != nil { refreshSelectionIfDue(device: device, row: row, latitude: latitude, longitude: longitude, time: time, into: &events) }
         return true
     }
-
-    /// The inner loop of the exact rules: one containment test per slot, a flag flip and an event on a change.
-    mutating func evaluateExact(
-        device: Int32, slots range: Range<Int>, latitude: Double, longitude: Double, time: Timestamp,
-        into events: inout [GeofenceEvent]
-    ) {
-        let polygons = polygons
-        slots.withUnsafeBufferPointer { slots in
-            flags.withUnsafeMutableBufferPointer { flags in
-                for slot in range {
-                    let region = slots[slot]
-                    let isInside = region.isPolygon
-                        ? polygons[region.polygonIndex].contains(latitude: latitude, longitude: longitude)
-                        : region.circleContains(latitude: latitude, longitude: longitude)
-                    let slotFlags = flags[slot]
-                    guard isInside != (slotFlags & Self.inside != 0) else { continue }
-                    flags[slot] = slotFlags ^ Self.inside
-                    if isInside ? slotFlags & Self.notifyOnEntry != 0 : slotFlags & Self.notifyOnExit != 0 {
-                        events.append(
-                            GeofenceEvent(
-                                device: device, region: regionID[slot], kind: isInside ? .enter : .exit, time: time,
-                                latitude: latitude, longitude: longitude))
-                    }
-                }
-            }
-        }
-    }
-
 
     /// Whether `device` is inside the region in its `slot`-th slot, or `nil` when it has no such slot.
     public func isInside(device: Int32, slot: Int) -> Bool? {

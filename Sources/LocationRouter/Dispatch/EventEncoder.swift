@@ -52,81 +52,72 @@ public struct EventEncoder: Sendable {
 
     /// Appends one event as a line (with its newline) to `output`.
     public mutating func encode(_ event: GeofenceEvent, into output: inout [UInt8]) {
-        output.append(contentsOf: #"{"device":"#.utf8)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { scratch in
+            var line = LineWriter(scratch: scratch)
+            encode(event, into: &line, output: &output)
+            line.flush(into: &output)
+        }
+    }
+
+    private mutating func encode(_ event: GeofenceEvent, into line: inout LineWriter, output: inout [UInt8]) {
+        line.write(#"{"device":"#, flushingInto: &output)
         switch deviceNames {
         case .generated:
             // Generated names are written from their number: nothing to cache, whatever the device count.
-            output.append(contentsOf: "\"device-".utf8)
-            Self.appendDecimal(Int(event.device), to: &output)
-            output.append(UInt8(ascii: "\""))
+            line.write("\"device-", flushingInto: &output)
+            line.write(decimal: Int(event.device), flushingInto: &output)
+            line.write(byte: UInt8(ascii: "\""), flushingInto: &output)
         case .registry:
-            output.append(contentsOf: cachedName(event.device, in: &deviceCache) { deviceNames.name(of: $0) })
+            line.write(cachedName(event.device, in: &deviceCache) { deviceNames.name(of: $0) }, flushingInto: &output)
         }
-        output.append(contentsOf: #","region":"#.utf8)
+        line.write(#","region":"#, flushingInto: &output)
         switch regionNames {
         case .generated(let perDevice):
-            output.append(contentsOf: "\"device-".utf8)
-            Self.appendDecimal(Int(event.region) / perDevice, to: &output)
-            output.append(contentsOf: "/r".utf8)
-            Self.appendDecimal(Int(event.region) % perDevice, to: &output)
-            output.append(UInt8(ascii: "\""))
+            line.write("\"device-", flushingInto: &output)
+            line.write(decimal: Int(event.region) / perDevice, flushingInto: &output)
+            line.write("/r", flushingInto: &output)
+            line.write(decimal: Int(event.region) % perDevice, flushingInto: &output)
+            line.write(byte: UInt8(ascii: "\""), flushingInto: &output)
         case .listed:
-            output.append(contentsOf: cachedName(event.region, in: &regionCache) { regionNames.name(of: $0) })
+            line.write(cachedName(event.region, in: &regionCache) { regionNames.name(of: $0) }, flushingInto: &output)
         case .catalog:
-            output.append(contentsOf: "\"catalog-".utf8)
-            Self.appendDecimal(Int(event.region), to: &output)
-            output.append(UInt8(ascii: "\""))
+            line.write("\"catalog-", flushingInto: &output)
+            line.write(decimal: Int(event.region), flushingInto: &output)
+            line.write(byte: UInt8(ascii: "\""), flushingInto: &output)
         }
-        output.append(contentsOf: #","event":""#.utf8)
-        output.append(contentsOf: event.kind.description.utf8)
-        output.append(UInt8(ascii: "\""))
+        line.write(#","event":""#, flushingInto: &output)
+        line.write(Self.kindNames[event.kind.rawValue], flushingInto: &output)
+        line.write(byte: UInt8(ascii: "\""), flushingInto: &output)
         switch event.kind {
         case .failed:
-            output.append(contentsOf: #","code":"#.utf8)
-            output.append(contentsOf: String(event.code).utf8)
-            output.append(contentsOf: #","reason":""#.utf8)
-            output.append(contentsOf: (event.failure?.description ?? "unknown").utf8)
-            output.append(contentsOf: #"","time":""#.utf8)
-            event.time.appendISO8601(to: &output)
-            output.append(contentsOf: #"","seq":"#.utf8)
-            Self.appendDecimal(Int(nextSequence(of: event.device)), to: &output)
-            output.append(contentsOf: "}\n".utf8)
+            line.write(#","code":"#, flushingInto: &output)
+            line.write(Array(String(event.code).utf8), flushingInto: &output)
+            line.write(#","reason":""#, flushingInto: &output)
+            line.write(Array((event.failure?.description ?? "unknown").utf8), flushingInto: &output)
+            line.write(#"","time":""#, flushingInto: &output)
+            line.write(event.time, flushingInto: &output)
+            line.write(#"","seq":"#, flushingInto: &output)
+            line.write(decimal: Int(nextSequence(of: event.device)), flushingInto: &output)
+            line.write("}\n", flushingInto: &output)
             return
         case .state:
-            output.append(contentsOf: (event.inside ? #","inside":true"# : #","inside":false"#).utf8)
+            line.write(event.inside ? #","inside":true"# : #","inside":false"#, flushingInto: &output)
         case .enter, .exit, .dwell:
             break
         }
-        output.append(contentsOf: #","time":""#.utf8)
-        event.time.appendISO8601(to: &output)
-        output.append(contentsOf: #"","lat":"#.utf8)
-        output.append(contentsOf: event.latitude.description.utf8)
-        output.append(contentsOf: #","lon":"#.utf8)
-        output.append(contentsOf: event.longitude.description.utf8)
-        output.append(contentsOf: #","seq":"#.utf8)
-        Self.appendDecimal(Int(nextSequence(of: event.device)), to: &output)
-        output.append(contentsOf: "}\n".utf8)
+        line.write(#","time":""#, flushingInto: &output)
+        line.write(event.time, flushingInto: &output)
+        line.write(#"","lat":"#, flushingInto: &output)
+        line.write(event.latitude, flushingInto: &output)
+        line.write(#","lon":"#, flushingInto: &output)
+        line.write(event.longitude, flushingInto: &output)
+        line.write(#","seq":"#, flushingInto: &output)
+        line.write(decimal: Int(nextSequence(of: event.device)), flushingInto: &output)
+        line.write("}\n", flushingInto: &output)
     }
 
-    /// Appends the decimal digits of a non-negative number (no allocation).
-    static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
-        guard value > 0 else {
-            output.append(UInt8(ascii: "0"))
-            return
-        }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while rest > 0 {
-                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            }
-            for i in stride(from: count - 1, through: 0, by: -1) { output.append(buffer[i]) }
-        }
-    }
+    /// The `event` values, by ``EventKind`` raw value (raw values are 0, 1, 2, … in `allCases` order).
+    private static let kindNames: [[UInt8]] = EventKind.allCases.map { Array($0.description.utf8) }
 
     private func cachedName(_ index: Int32, in cache: inout [[UInt8]?], name: (Int32) -> String) -> [UInt8] {
         let i = Int(index)

@@ -1,0 +1,109 @@
+/// A disc around a device's position that no boundary of its regions crosses: while the device stays inside it,
+/// it is inside or outside each region exactly as before, so a sample there needs no containment test at all.
+///
+/// The exact path (``MonitorState``) tests every slot at a sample and takes, over the slots, a lower bound of the
+/// geodesic distance from the position to each circle's boundary (``PackedRegion/circleContains(latitude:longitude:clearance:)``);
+/// that is the disc's radius. Later samples are first measured against the disc. Geodesic distance is a metric,
+/// so a device that moved less than the radius is on the same side of every boundary (for a region whose centre
+/// lies at distance s from the anchor, the new distance differs from s by at most the distance moved). Moving
+/// devices cross a boundary rarely: most samples then cost this one test instead of one test per region.
+///
+/// The distance moved is bounded from above, never estimated: along the straight path in latitude and longitude
+/// between the two positions, a step is at most B·√(dφ² + cos²φ·dλ²) metres, with B = a/√(1 − e²) the largest
+/// radius of curvature of the ellipsoid (N cos φ ≤ B cos φ and M ≤ B), and φ the latitude nearest the equator
+/// that the path can reach while it stays within ``maximumRadius``. The geodesic is no longer than that path.
+///
+/// Each slot keeps its own clearance from the disc's centre (`slotClearance`): a sample outside the disc
+/// subtracts the distance moved from each and tests only the slots whose clearance that used up, so a device near
+/// one boundary does not pay for its nineteen other regions (see `MonitorState+ExactPath`). Anything that changes
+/// a device's slots must reset its clearance (``none``).
+struct BoundaryClearance: Sendable {
+    /// The position the disc is centred on (degrees): the device's position at its last full test.
+    var latitude: Double
+    var longitude: Double
+    /// cos² of the latitude nearest the equator within ``maximumRadius`` of the centre, rounded up.
+    var cosineSquared: Float
+    /// The disc's radius squared, in radians of B (squared), rounded down; 0: no disc.
+    var radiusSquared: Float
+
+    /// No disc, and no centre to measure from: the next sample tests every slot.
+    static let none = BoundaryClearance(latitude: .nan, longitude: .nan, cosineSquared: 1, radiusSquared: 0)
+
+    /// The largest radius of curvature of the WGS84 ellipsoid, a/√(1 − e²) (at the poles), in metres.
+    static var largestRadius: Double { 6_399_593.625_758_493 }
+
+    /// Distances moved are measured up to this far from the centre (metres), and discs are no wider: far regions
+    /// would otherwise need their plane's error bound far beyond their radius, and a device seldom goes further
+    /// without meeting a boundary anyway.
+    static var maximumRadius: Double { 5_000 }
+    private static var maximumAngle: Double { maximumRadius / largestRadius }
+
+    /// A disc centred on a position, of `radius` metres (a lower bound of the distance to every boundary).
+    init(latitude: Double, longitude: Double, radius: Double) {
+        guard abs(latitude) <= 90, longitude.isFinite else {
+            self = .none
+            return
+        }
+        // Within `maximumAngle` of the centre (B·|dφ| < maximumRadius) the path's latitude stays in this band.
+        let x = max(0, abs(latitude) * Geodesic.radiansPerDegree - Self.maximumAngle)
+        // cos x from above without libm: its Taylor sum up to +x⁸/8! exceeds it for every x (within 3e-7 up to
+        // the pole, 1e-10 at 35°); the rounding of the sum and of the Float is covered by a relative 1e-6.
+        let x2 = x * x
+        let cosine = 1 - x2 / 2 * (1 - x2 / 12 * (1 - x2 / 30 * (1 - x2 / 56)))
+        let cosineSquared = Float(min(1, cosine * cosine * (1 + 1e-6)))
+        self.init(
+            latitude: latitude, longitude: longitude,
+            cosineSquared: Double(cosineSquared) >= cosine * cosine ? cosineSquared : cosineSquared.nextUp,
+            radiusSquared: 0)
+        setRadius(radius)
+    }
+
+    private init(latitude: Double, longitude: Double, cosineSquared: Float, radiusSquared: Float) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.cosineSquared = cosineSquared
+        self.radiusSquared = radiusSquared
+    }
+
+    /// Sets the disc's radius in metres (capped at ``maximumRadius``; 0 or less: no disc).
+    mutating func setRadius(_ radius: Double) {
+        guard radius > 0 else { return radiusSquared = 0 }
+        let angle = min(radius, Self.maximumRadius) / Self.largestRadius
+        let squared = Float(angle * angle * (1 - 1e-6))
+        radiusSquared = Double(squared) <= angle * angle ? squared : squared.nextDown
+    }
+
+    /// The square of an upper bound of the geodesic distance from the centre to the position, in radians of B;
+    /// +∞ beyond ``maximumRadius`` (or for a NaN position, or no centre), where the bound does not hold.
+    @inline(__always)
+    func movedSquared(latitude pointLatitude: Double, longitude pointLongitude: Double) -> Double {
+        let k = Geodesic.radiansPerDegree
+        let dPhi = (pointLatitude - latitude) * k
+        var dLonDegrees = pointLongitude - longitude
+        if abs(dLonDegrees) > 180 { dLonDegrees -= dLonDegrees > 0 ? 360 : -360 }
+        let dLambda = dLonDegrees * k
+        let squared = dPhi * dPhi + Double(cosineSquared) * dLambda * dLambda
+        // NaN fails the comparison too.
+        return squared < Self.maximumAngle * Self.maximumAngle ? squared : .infinity
+    }
+
+    /// Whether the position lies strictly inside the disc (then no region's containment has changed).
+    @inline(__always)
+    func covers(latitude pointLatitude: Double, longitude pointLongitude: Double) -> Bool {
+        movedSquared(latitude: pointLatitude, longitude: pointLongitude) < Double(radiusSquared)
+    }
+
+    /// `movedSquared` in metres, rounded up.
+    @inline(__always)
+    static func metres(fromSquared squared: Double) -> Double {
+        largestRadius * squared.squareRoot() * (1 + 1e-9)
+    }
+
+    /// The bound on the plane's error at distance `distance` from a circle's centre, for a circle whose margin is
+    /// finite (|φ0| ≤ 75°, radius ≤ 100 km): twice the fit k(φ0)·s³ of ``CircleGeometry`` at its largest k.
+    @inline(__always)
+    static func planarError(atDistance distance: Double) -> Double {
+        // k(75°) = 2.4e-16 + 1.2e-15 · tan²75° ≤ 1.7e-14 m⁻².
+        2 * 1.7e-14 * distance * distance * distance + 1e-6
+    }
+}
