@@ -268,9 +268,29 @@ private let cases: [Case] = [
         let comparison = ProfileComparison(baseline: crossings, profile: profile, name: "ios")
         let json = comparison.json
         #expect(json.hasPrefix(#"{"profile":"ios","baseline":"exact","matchWindowSeconds":600,"enter":{"baseline":5,"profile":5,"matched":5,"missed":0,"added":0,"delayed":5,"early":0,"delaySeconds":{"mean":20.5,"min":20.5,"p50":20.5,"p90":20.5,"p99":20.5,"max":20.5}},"exit":"#))
-        #expect(json.hasSuffix(#""dwell":{"baseline":0,"profile":0,"matched":0,"missed":0,"added":0,"delayed":0,"early":0,"delaySeconds":{"mean":null,"min":null,"p50":null,"p90":null,"p99":null,"max":null}},"total":{"baseline":10,"profile":10,"matched":10,"missed":0,"added":0,"delayed":5,"early":0,"delaySeconds":{"mean":10.25,"min":0,"p50":0,"p90":20.5,"p99":20.5,"max":20.5}},"state":{"baseline":0,"profile":0},"failed":{"baseline":0,"profile":1,"byCode":[{"code":5,"baseline":0,"profile":1}]}}"# + "\n"))
+        #expect(json.hasSuffix(#""dwell":{"baseline":0,"profile":0,"matched":0,"missed":0,"added":0,"delayed":0,"early":0,"delaySeconds":{"mean":null,"min":null,"p50":null,"p90":null,"p99":null,"max":null}},"total":{"baseline":10,"profile":10,"matched":10,"missed":0,"added":0,"delayed":5,"early":0,"delaySeconds":{"mean":10.25,"min":0,"p50":0,"p90":20.5,"p99":20.5,"max":20.5}},"state":{"baseline":0,"profile":0},"failed":{"baseline":0,"profile":1,"byCode":[{"code":5,"baseline":0,"profile":1}]},"visit":{"baseline":0,"profile":0},"delivery":{"events":0,"delaySeconds":{"mean":null,"min":null,"p50":null,"p90":null,"p99":null,"max":null}}}"# + "\n"))
         let array = try #require(try JSONSerialization.jsonObject(with: Data(ProfileComparison.json([comparison, comparison]).utf8)) as? [[String: Any]])
         #expect(array.count == 2)
+    }
+
+    @Test func deliveryDelaysOfTheProfileAreShownBesideItsDelays() throws {
+        // Every enter decided on time but delivered 30 s (odd regions) or 90 s (even regions) later.
+        let delivered = crossings.map { event -> GeofenceEvent in
+            guard event.kind == .enter else { return event }
+            var late = event
+            late.detectedAt = event.time
+            late.time = Timestamp(microseconds: event.time.microseconds + (event.region % 2 == 0 ? 90 : 30) * 1_000_000)
+            return late
+        }
+        let comparison = ProfileComparison(baseline: crossings, profile: delivered, name: "ios")
+        #expect(comparison.deliveredLate == 5)
+        #expect(comparison.delivery.min == 30)
+        #expect(comparison.delivery.max == 90)
+        #expect(comparison.enter.delays.min == 30)
+        let table = ProfileComparison.table([comparison])
+        let row = try #require(table.split(separator: "\n").first { $0.split(separator: " ").first == "delivery" })
+        #expect(row.split(separator: " ") == ["delivery", "5", "90", "90", "90", "90", "66"])
+        #expect(comparison.json.contains(#""delivery":{"events":5,"delaySeconds":{"#))
     }
 
     @Test func largeInputIsNotQuadratic() {

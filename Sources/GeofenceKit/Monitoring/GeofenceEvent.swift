@@ -1,6 +1,8 @@
 /// The kinds of event a monitor reports. Raw values are stable: they index per-kind counters.
 public enum EventKind: Int, Sendable, CaseIterable, CustomStringConvertible {
     case enter, exit, dwell, state, failed
+    /// A stay at a place (`--visits`): its arrival or departure (``GeofenceEvent/visit``).
+    case visit
 
     /// The name used in NDJSON events and reports.
     public var description: String {
@@ -10,6 +12,7 @@ public enum EventKind: Int, Sendable, CaseIterable, CustomStringConvertible {
         case .dwell: "dwell"
         case .state: "state"
         case .failed: "failed"
+        case .visit: "visit"
         }
     }
 }
@@ -22,12 +25,31 @@ public enum FailureReason: Int, Sendable, CaseIterable, CustomStringConvertible 
     case denied
     /// A radius above the platform's maximum monitoring distance (Core Location error 5).
     case radiusTooLarge
+    /// A shape the platform cannot monitor: a polygon under `ios`, `android` or `clmonitor`.
+    case unsupportedShape
+    /// A 21st condition of a `CLMonitor` (its `conditionLimitExceeded`).
+    case conditionLimitExceeded
 
     public var description: String {
         switch self {
         case .tooManyRegions: "tooManyRegions"
         case .denied: "denied"
         case .radiusTooLarge: "radiusTooLarge"
+        case .unsupportedShape: "unsupportedShape"
+        case .conditionLimitExceeded: "conditionLimitExceeded"
+        }
+    }
+}
+
+/// The state of a `CLMonitor` condition that an event reports (`CLMonitor.Event.state`).
+public enum ConditionState: UInt8, Sendable, CustomStringConvertible {
+    case satisfied, unsatisfied, unmonitored
+
+    public var description: String {
+        switch self {
+        case .satisfied: "satisfied"
+        case .unsatisfied: "unsatisfied"
+        case .unmonitored: "unmonitored"
         }
     }
 }
@@ -44,10 +66,29 @@ public struct GeofenceEvent: Sendable, Equatable {
     /// For `failed` events: the reason and the platform's error code.
     public var failure: FailureReason?
     public var code: Int32
-    /// The time of the sample that caused the event.
+    /// The time of the sample that caused the event — with a delivery delay, the time the app receives it.
     public var time: Timestamp
     public var latitude: Double
     public var longitude: Double
+    /// Under the `clmonitor` profile: the condition's state the event reports.
+    public var condition: ConditionState?
+    /// For `visit` events: arrival or departure.
+    public var visit: VisitPhase?
+    /// Stored as microseconds, `.min` for none, to keep events small.
+    private var decidedMicroseconds: Int64 = .min
+    private var arrivalMicroseconds: Int64 = .min
+
+    /// When the platform decided the event, if its delivery was delayed (``DeliveryDelay``); `time` is then later.
+    public var detectedAt: Timestamp? {
+        get { decidedMicroseconds == .min ? nil : Timestamp(microseconds: decidedMicroseconds) }
+        set { decidedMicroseconds = newValue?.microseconds ?? .min }
+    }
+
+    /// For `visit` events: when the stay began.
+    public var arrival: Timestamp? {
+        get { arrivalMicroseconds == .min ? nil : Timestamp(microseconds: arrivalMicroseconds) }
+        set { arrivalMicroseconds = newValue?.microseconds ?? .min }
+    }
 
     public init(
         device: Int32, region: Int32, kind: EventKind, time: Timestamp, latitude: Double, longitude: Double,

@@ -62,6 +62,10 @@ public struct EventEncoder: Sendable {
         case .registry:
             output.append(contentsOf: cachedName(event.device, in: &deviceCache) { deviceNames.name(of: $0) })
         }
+        if event.kind == .visit {
+            encodeVisit(event, into: &output)
+            return
+        }
         output.append(contentsOf: #","region":"#.utf8)
         switch regionNames {
         case .generated(let perDevice):
@@ -82,6 +86,10 @@ public struct EventEncoder: Sendable {
             output.append(contentsOf: String(event.code).utf8)
             output.append(contentsOf: #","reason":""#.utf8)
             output.append(contentsOf: (event.failure?.description ?? "unknown").utf8)
+            if let condition = event.condition {
+                output.append(contentsOf: #"","state":""#.utf8)
+                output.append(contentsOf: condition.description.utf8)
+            }
             output.append(contentsOf: #"","time":""#.utf8)
             event.time.appendISO8601(to: &output)
             output.append(contentsOf: #"","seq":"#.utf8)
@@ -90,11 +98,20 @@ public struct EventEncoder: Sendable {
             return
         case .state:
             output.append(contentsOf: (event.inside ? #","inside":true"# : #","inside":false"#).utf8)
-        case .enter, .exit, .dwell:
+        case .enter, .exit, .dwell, .visit:
             break
+        }
+        if let condition = event.condition {
+            output.append(contentsOf: #","state":""#.utf8)
+            output.append(contentsOf: condition.description.utf8)
+            output.append(UInt8(ascii: "\""))
         }
         output.append(contentsOf: #","time":""#.utf8)
         event.time.appendISO8601(to: &output)
+        if let detected = event.detectedAt {
+            output.append(contentsOf: #"","detectedAt":""#.utf8)
+            detected.appendISO8601(to: &output)
+        }
         output.append(contentsOf: #"","lat":"#.utf8)
         output.append(contentsOf: event.latitude.description.utf8)
         output.append(contentsOf: #","lon":"#.utf8)
@@ -102,6 +119,39 @@ public struct EventEncoder: Sendable {
         output.append(contentsOf: #","seq":"#.utf8)
         Self.appendDecimal(Int(nextSequence(of: event.device)), to: &output)
         output.append(contentsOf: "}\n".utf8)
+    }
+
+    /// The rest of a `visit` event after its device: `"event":"visit","visit":"arrival"|"departure"`, the time,
+    /// `arrival` (when the stay began), for a departure `duration` (seconds), the place's position and `seq`.
+    private mutating func encodeVisit(_ event: GeofenceEvent, into output: inout [UInt8]) {
+        output.append(contentsOf: #","event":"visit","visit":""#.utf8)
+        output.append(contentsOf: (event.visit ?? .arrival).description.utf8)
+        output.append(contentsOf: #"","time":""#.utf8)
+        event.time.appendISO8601(to: &output)
+        output.append(UInt8(ascii: "\""))
+        if let arrival = event.arrival {
+            output.append(contentsOf: #","arrival":""#.utf8)
+            arrival.appendISO8601(to: &output)
+            output.append(UInt8(ascii: "\""))
+            if event.visit == .departure {
+                output.append(contentsOf: #","duration":"#.utf8)
+                let seconds = Double(event.time.microseconds - arrival.microseconds) / 1e6
+                output.append(contentsOf: Self.seconds(seconds).utf8)
+            }
+        }
+        output.append(contentsOf: #","lat":"#.utf8)
+        output.append(contentsOf: event.latitude.description.utf8)
+        output.append(contentsOf: #","lon":"#.utf8)
+        output.append(contentsOf: event.longitude.description.utf8)
+        output.append(contentsOf: #","seq":"#.utf8)
+        Self.appendDecimal(Int(nextSequence(of: event.device)), to: &output)
+        output.append(contentsOf: "}\n".utf8)
+    }
+
+    /// Seconds as a JSON number: whole seconds without a fraction, otherwise up to the microsecond.
+    static func seconds(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String((value * 1e6).rounded() / 1e6)
     }
 
     /// Appends the decimal digits of a non-negative number (no allocation).
