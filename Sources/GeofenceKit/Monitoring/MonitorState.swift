@@ -65,6 +65,16 @@ public struct MonitorState: Sendable {
 
     var timers = TimerQueue()
 
+    // Issue 14's platform behaviour, allocated only where a profile or region needs it.
+    /// Per device row, with delivery delays: when its latest delayed event is delivered (`.min`: none yet).
+    var deliveredUntil: [Int64] = []
+    /// Android's `notificationResponsiveness` of the slots whose region sets one.
+    var ownResponsiveness: [Int: Double] = [:]
+    /// Slots that monitor a polygon's enclosing circle (`monitor.polygons: "enclosingCircle"`): the polygon's index.
+    var enclosedPolygon: [Int: Int] = [:]
+    /// Stop detection, with `--visits`.
+    var visits: VisitDetector?
+
     /// Samples evaluated, and samples rejected because they were older than the device's previous one.
     public internal(set) var evaluatedCount = 0
     public internal(set) var outOfOrderCount = 0
@@ -77,6 +87,8 @@ public struct MonitorState: Sendable {
     static let notifyOnExit: UInt8 = 2
     static let inside: UInt8 = 4
     static let notifyOnDwell: UInt8 = 8
+    /// An enclosing-circle slot's app-side state: the device is inside the polygon (`inside` is the circle's).
+    static let appInside: UInt8 = 16
     static let none: Int64 = .min
 
     /// - Parameters:
@@ -96,7 +108,8 @@ public struct MonitorState: Sendable {
         self.regionsOf = regions
         self.restoredState = restored
         isRich = settings.hysteresis.isActive || settings.confidence != nil || settings.authorization.isActive
-            || settings.dwellByDefault || settings.initialTriggers.contains(.dwell)
+            || settings.dwellByDefault || settings.initialTriggers.contains(.dwell) || settings.needsRichPath
+        visits = settings.visits.map(VisitDetector.init)
     }
 
     /// Slots in use over all devices (monitored regions).
@@ -141,6 +154,7 @@ public struct MonitorState: Sendable {
             lastLatitude[row] = latitude
             lastLongitude[row] = longitude
             register(device: device, row: row, latitude: latitude, longitude: longitude, time: time, into: &events)
+            visits?.observe(device: device, row: row, latitude: latitude, longitude: longitude, time: time.microseconds, into: &events)
             evaluatedCount += 1
             return true
         }
@@ -168,6 +182,7 @@ public struct MonitorState: Sendable {
                 slot: slot, device: device, row: row, latitude: latitude, longitude: longitude, time: time,
                 accuracy: accuracy, into: &events)
         }
+        visits?.observe(device: device, row: row, latitude: latitude, longitude: longitude, time: time.microseconds, into: &events)
         return true
     }
 
