@@ -53,6 +53,16 @@ struct Wiring: Sendable {
         return (.listed(catalog.identifiers), { catalog.regions(forDevice: DeviceNames.generated.name(of: $0)) })
     }
 
+    /// The delivery-delay key of a (device, region) pair where indices are not stable across restarts — a sample
+    /// stream numbers its devices as they come — from their names (FNV-1a); `nil` for generated devices.
+    var deliveryKey: (@Sendable (Int32, Int32) -> UInt64)? {
+        guard case .registry = deviceNames else { return nil }
+        return { [deviceNames, regionNames] device, region in
+            let deviceHash = Partition.stableHash(deviceNames.name(of: device))
+            return deviceHash ^ (Partition.stableHash(regionNames.name(of: region)) &* 0x9E37_79B9_7F4A_7C15)
+        }
+    }
+
     /// Regions defined: the region file's, or those generated for the devices that took part.
     func regionCount(devices: Int) -> Int { definedRegions ?? devices * perDevice }
 }

@@ -86,7 +86,11 @@ import Testing
         report.thresholds = []
         // A scored run that drove a target has every score and target metric too.
         let crossing = ScoredEvent(device: "d", region: "r", kind: .enter, time: Timestamp(microseconds: 0))
-        report.score = EventMatcher().score(truth: [crossing], events: [crossing])
+        // (Delivered late, so the delivery and detection metrics have values too.)
+        var delivered = crossing
+        delivered.detectedAt = crossing.time
+        delivered.time = Timestamp(microseconds: 1_000_000)
+        report.score = EventMatcher().score(truth: [crossing], events: [delivered])
         var target = TargetStatistics(score: report.score!)
         target.latencyMs = [("p50", 1), ("p90", 2), ("p95", 3), ("p99", 4), ("max", 5)]
         report.target = target

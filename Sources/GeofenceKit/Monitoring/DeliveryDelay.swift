@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Platforms do not deliver region events the moment they decide them: Core Location's events "typically arrive
 /// within 3 to 5 minutes", Android's background geofence events every couple of minutes. A delay is drawn per event
-/// from the seed, the device, the region, the kind and the decision time alone — so the same seed gives the same
+/// from the seed, the (device, region) pair, the kind and the decision time alone — so the same seed gives the same
 /// delays whatever the shard count, the partition or a restart — and the app sees the event at decision + delay.
 public struct DeliveryDelay: Sendable, Equatable {
     /// The distribution of the delay, in seconds.
@@ -57,7 +57,20 @@ public struct DeliveryDelay: Sendable, Equatable {
     public func microseconds(
         seed: UInt64, device: Int32, region: Int32, kind: EventKind, decidedAt time: Int64, responsiveness: Double = 0
     ) -> Int64 {
-        let key = UInt64(UInt32(bitPattern: device)) << 32 | UInt64(UInt32(bitPattern: region))
+        microseconds(
+            seed: seed, key: Self.key(device: device, region: region), kind: kind, decidedAt: time,
+            responsiveness: responsiveness)
+    }
+
+    /// The key of a (device, region) pair by their indices (see ``MonitorState/deliveryKey`` for stable names).
+    public static func key(device: Int32, region: Int32) -> UInt64 {
+        UInt64(UInt32(bitPattern: device)) << 32 | UInt64(UInt32(bitPattern: region))
+    }
+
+    /// The seeded delay of the event of the (device, region) pair `key`, in microseconds (see above).
+    public func microseconds(
+        seed: UInt64, key: UInt64, kind: EventKind, decidedAt time: Int64, responsiveness: Double = 0
+    ) -> Int64 {
         var rng = SplitMix64(
             seed: seed, stream: key,
             purpose: Self.purpose ^ (UInt64(bitPattern: time) &* 0x0000_0100_0000_01B3) ^ UInt64(kind.rawValue) << 56)

@@ -91,9 +91,9 @@ extension MonitorState {
             if row >= deliveredUntil.count {
                 deliveredUntil.append(contentsOf: repeatElement(Self.none, count: row + 1 - deliveredUntil.count))
             }
+            let key = deliveryKey?(device, regionID[slot]) ?? DeliveryDelay.key(device: device, region: regionID[slot])
             let delay = isAnswer ? 0 : settings.delivery.microseconds(
-                seed: seed, device: device, region: regionID[slot], kind: kind, decidedAt: time.microseconds,
-                responsiveness: responsiveness)
+                seed: seed, key: key, kind: kind, decidedAt: time.microseconds, responsiveness: responsiveness)
             let delivered = max(time.microseconds + delay, deliveredUntil[row])
             if delivered > time.microseconds {
                 deliveredUntil[row] = delivered

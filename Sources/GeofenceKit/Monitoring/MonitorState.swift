@@ -74,6 +74,9 @@ public struct MonitorState: Sendable {
     var enclosedPolygon: [Int: Int] = [:]
     /// Stop detection, with `--visits`.
     var visits: VisitDetector?
+    /// A stable key of a (device, region) pair for delivery delays — from their names, so a restarted stream whose
+    /// devices get other indices draws the same delays; `nil`: the indices.
+    public var deliveryKey: (@Sendable (_ device: Int32, _ region: Int32) -> UInt64)?
 
     /// Samples evaluated, and samples rejected because they were older than the device's previous one.
     public internal(set) var evaluatedCount = 0
