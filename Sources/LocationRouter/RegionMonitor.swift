@@ -10,6 +10,8 @@ public struct ShardSummary: Sendable {
     public var events = 0
     /// Events not delivered because the app was in the background (whenInUse).
     public var suppressedInBackground = 0
+    /// Delivery delays of the events delivered late.
+    public var delivery = DeliveryStatistics()
     /// Counts over time and sampled tracks, for the report's page.
     public var recorder: RunRecorder?
 }
@@ -30,6 +32,15 @@ public actor RegionMonitor {
     static let maxEventsPerBatch = 1 << 16
 
     private var recorder: RunRecorder?
+    private var delivery = DeliveryStatistics()
+
+    /// The delivery statistics so far, with the monitor's counts.
+    private var deliveryStatistics: DeliveryStatistics {
+        var statistics = delivery
+        statistics.delayed = state.delayedCount
+        statistics.heldBack = state.heldBackCount
+        return statistics
+    }
 
     /// - Parameter recorder: where to record counts over time and sampled tracks (for the page), if anywhere.
     public init(
@@ -75,7 +86,7 @@ public actor RegionMonitor {
         return ShardSummary(
             evaluated: state.evaluatedCount, outOfOrder: state.outOfOrderCount, devices: state.deviceCount,
             monitoredRegions: state.monitoredRegionCount, events: emitted,
-            suppressedInBackground: state.suppressedInBackground, recorder: recorder)
+            suppressedInBackground: state.suppressedInBackground, delivery: deliveryStatistics, recorder: recorder)
     }
 
     /// The state of this shard's devices, to continue in a later run.
@@ -86,6 +97,7 @@ public actor RegionMonitor {
     /// Sends `events` on (waiting while the dispatcher's channel is full) and empties it; returns how many were sent.
     private func send(_ events: inout [GeofenceEvent], ingress: UInt64, output: BoundedChannel<EventBatch>) async throws -> Int {
         recorder?.recordEvents(events)
+        if state.delayedCount > 0 { delivery.record(events) }
         try await output.send(EventBatch(events: events, ingress: ingress, shard: shard))
         defer { events = [] }
         return events.count

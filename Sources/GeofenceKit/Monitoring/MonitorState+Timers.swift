@@ -96,6 +96,8 @@ extension MonitorState {
                 seed: seed, key: key, kind: kind, decidedAt: time.microseconds, responsiveness: responsiveness)
             let delivered = max(time.microseconds + delay, deliveredUntil[row])
             if delivered > time.microseconds {
+                delayedCount += 1
+                if delivered > time.microseconds + delay { heldBackCount += 1 }
                 deliveredUntil[row] = delivered
                 event.detectedAt = time
                 event.time = Timestamp(microseconds: delivered)

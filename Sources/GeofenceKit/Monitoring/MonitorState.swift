@@ -85,6 +85,10 @@ public struct MonitorState: Sendable {
     public internal(set) var deviceCount = 0
     /// Events not delivered because the app was in the background (whenInUse authorization).
     public internal(set) var suppressedInBackground = 0
+    /// Events delivered late (``MonitorSettings/delivery``), and those of them held back behind an earlier event of
+    /// their device beyond their own delay.
+    public internal(set) var delayedCount = 0
+    public internal(set) var heldBackCount = 0
 
     static let notifyOnEntry: UInt8 = 1
     static let notifyOnExit: UInt8 = 2
