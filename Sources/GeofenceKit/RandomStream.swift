@@ -18,6 +18,10 @@ public enum RandomStream: UInt64, CaseIterable, Sendable {
     case authorization = 6
     /// The reference service's (`serve`) own draws.
     case referenceService = 11
+    /// An event's delivery delay (`monitor.delivery`), keyed by its device and region, kind and decision time.
+    case deliveryDelay = 12
+    /// A random-walk device's stops (`source.stops`).
+    case walkStops = 13
     /// A device's foreground/background schedule, drawn after its authorization.
     case appState = 106
 }

@@ -94,6 +94,10 @@ import Testing
         var target = TargetStatistics(score: report.score!)
         target.latencyMs = [("p50", 1), ("p90", 2), ("p95", 3), ("p99", 4), ("max", 5)]
         report.target = target
+        var delivery = DeliveryStatistics()
+        delivery.delayed = 1
+        delivery.histogram.record(180_000_000)
+        report.delivery = delivery
         let json = try? JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any]
         for path in ThresholdMetric.known {
             var value: Any? = json

@@ -79,8 +79,8 @@ public struct DeliveryDelay: Sendable, Equatable {
         return Int64((total * 1e6).rounded())
     }
 
-    /// The random stream of delivery delays (see ``SplitMix64/init(seed:stream:purpose:)``).
-    static let purpose: UInt64 = 12
+    /// The random stream of delivery delays.
+    static let purpose = RandomStream.deliveryDelay.rawValue
 
     /// `instant`, `{"fixed": S}` or `{"distribution": "lognormal", "median": S, "p95": S}`, as config.json writes it.
     public var text: String {

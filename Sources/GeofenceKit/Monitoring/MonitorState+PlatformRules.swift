@@ -104,7 +104,10 @@ extension MonitorState {
         }
         if settings.statePerTransition {
             // didDetermineState is called on every boundary transition, beside didEnter / didExit.
-            emit(.state, device: device, slot: slot, time: stamp, latitude: latitude, longitude: longitude, inside: entered, into: &events)
+            // Delivered with the transition's own event: the same delay.
+            emit(
+                .state, device: device, slot: slot, time: stamp, latitude: latitude, longitude: longitude, inside: entered,
+                drawnAs: entered ? .enter : .exit, into: &events)
         }
     }
 

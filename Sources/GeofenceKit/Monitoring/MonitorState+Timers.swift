@@ -74,10 +74,11 @@ extension MonitorState {
     /// With a delivery delay (``MonitorSettings/delivery``, a region's `notificationResponsiveness`) the event is
     /// stamped with the time the app receives it and carries `detectedAt`; a device's events are delivered in the
     /// order they were decided, so a delayed event holds back the device's later ones. The answers to a
-    /// registration (`requestState`'s state, initial triggers) draw no delay (`isAnswer`), but are held back too.
+    /// registration (`requestState`'s state, initial triggers) draw no delay (`isAnswer`), but are held back too; an
+    /// event delivered with another (the `state` of a transition) draws that one's delay (`drawnAs`).
     mutating func emit(
         _ kind: EventKind, device: Int32, slot: Int, time: Timestamp, latitude: Double, longitude: Double,
-        inside: Bool = false, isAnswer: Bool = false, into events: inout [GeofenceEvent]
+        inside: Bool = false, isAnswer: Bool = false, drawnAs drawKind: EventKind? = nil, into events: inout [GeofenceEvent]
     ) {
         var event = GeofenceEvent(
             device: device, region: regionID[slot], kind: kind, time: time, latitude: latitude, longitude: longitude,
@@ -93,7 +94,7 @@ extension MonitorState {
             }
             let key = deliveryKey?(device, regionID[slot]) ?? DeliveryDelay.key(device: device, region: regionID[slot])
             let delay = isAnswer ? 0 : settings.delivery.microseconds(
-                seed: seed, key: key, kind: kind, decidedAt: time.microseconds, responsiveness: responsiveness)
+                seed: seed, key: key, kind: drawKind ?? kind, decidedAt: time.microseconds, responsiveness: responsiveness)
             let delivered = max(time.microseconds + delay, deliveredUntil[row])
             if delivered > time.microseconds {
                 delayedCount += 1

@@ -48,7 +48,7 @@ public struct RandomWalkPlan: Sendable {
         guard let stops = configuration.stops, stops.share > 0 else { return nil }
         return StopSchedule(
             stops: stops, interval: configuration.interval,
-            rng: SplitMix64(seed: seed, stream: UInt64(device), purpose: StopSchedule.purpose))
+            rng: SplitMix64(seed: seed, stream: UInt64(device), purpose: .walkStops))
     }
 
     /// The regions a device monitors: `perDevice` circles near its start (see ``GeneratedRegions``).

@@ -4,9 +4,6 @@ import GeofenceKit
 /// One random-walk device's alternation of moving and stopped periods (``RandomWalkStops``), in time steps, drawn
 /// from its own generator: asked with non-decreasing steps.
 struct StopSchedule: Sendable {
-    /// The random stream of stops (see ``SplitMix64/init(seed:stream:purpose:)``).
-    static let purpose: UInt64 = 13
-
     private var rng: SplitMix64
     private var stopped: Bool
     /// The first step of the next period.
