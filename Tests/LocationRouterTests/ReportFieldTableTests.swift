@@ -14,7 +14,13 @@ struct ReportFieldTableTests {
         webhook.deadLettered = 3
         webhook.failedRequests = 4
         webhook.latency.record(41_000_000, times: 12)
-        return ThresholdTests.report(webhook: webhook)
+        var report = ThresholdTests.report(webhook: webhook)
+        var delivery = DeliveryStatistics()
+        delivery.delayed = 40
+        delivery.heldBack = 3
+        delivery.histogram.record(180_000_000, times: 40)
+        report.delivery = delivery
+        return report
     }
 
     /// The number at a dotted path of the JSON report (`webhook.latencyMs.p99`).
@@ -56,7 +62,7 @@ struct ReportFieldTableTests {
         report.suppressed = ["background": 4]
         let rows = report.summaryRows(eventsDestination: "-")
         #expect(rows.map(\.label) == [
-            "devices", "regions", "updates", "throughput", "events", "suppressed", "failed", "delivered", "rejected",
+            "devices", "regions", "updates", "throughput", "events", "suppressed", "delivery", "failed", "delivered", "rejected",
             "latency ms", "webhook", "peak memory",
         ])
         #expect(rows.first { $0.label == "delivered" }?.text == "233 to stdout, dropped 0")
