@@ -273,26 +273,6 @@ private let cases: [Case] = [
         #expect(array.count == 2)
     }
 
-    @Test func deliveryDelaysOfTheProfileAreShownBesideItsDelays() throws {
-        // Every enter decided on time but delivered 30 s (odd regions) or 90 s (even regions) later.
-        let delivered = crossings.map { event -> GeofenceEvent in
-            guard event.kind == .enter else { return event }
-            var late = event
-            late.detectedAt = event.time
-            late.time = Timestamp(microseconds: event.time.microseconds + (event.region % 2 == 0 ? 90 : 30) * 1_000_000)
-            return late
-        }
-        let comparison = ProfileComparison(baseline: crossings, profile: delivered, name: "ios")
-        #expect(comparison.deliveredLate == 5)
-        #expect(comparison.delivery.min == 30)
-        #expect(comparison.delivery.max == 90)
-        #expect(comparison.enter.delays.min == 30)
-        let table = ProfileComparison.table([comparison])
-        let row = try #require(table.split(separator: "\n").first { $0.split(separator: " ").first == "delivery" })
-        #expect(row.split(separator: " ") == ["delivery", "5", "90", "90", "90", "90", "66"])
-        #expect(comparison.json.contains(#""delivery":{"events":5,"delaySeconds":{"#))
-    }
-
     @Test func largeInputIsNotQuadratic() {
         // 10,000 devices × 5 regions × (enter, exit) × 2 passes = 200,000 baseline events; the profile reports
         // each (d mod 30) s late and drops every 100th device's crossings of region 0.

@@ -159,11 +159,10 @@ public struct MonitorSettings: Sendable, Equatable {
     public static let exact = MonitorSettings()
 
     /// Whether issue 14's rules need the rich path: delivery delays, a `state` per transition, `CLMonitor` events,
-    /// visits, or `INITIAL_TRIGGER_EXIT`. (A region with `notificationResponsiveness` or a polygon monitored through
-    /// its enclosing circle makes a monitor rich when it registers.)
+    /// or `INITIAL_TRIGGER_EXIT`. (A region with `notificationResponsiveness` or a polygon monitored through its
+    /// enclosing circle makes a monitor rich when it registers; visits need neither path.)
     public var needsRichPath: Bool {
-        !delivery.isInstant || statePerTransition || eventModel == .conditions || visits != nil
-            || initialTriggers.contains(.exit)
+        !delivery.isInstant || statePerTransition || eventModel == .conditions || initialTriggers.contains(.exit)
     }
 
     /// Whether every transition also reports a `state` event, as Core Location's `didDetermineState` is called on

@@ -178,6 +178,8 @@ public struct MonitorState: Sendable {
             lastLatitude[row] = latitude
             lastLongitude[row] = longitude
             evaluateExact(device: device, slots: start..<end, latitude: latitude, longitude: longitude, time: time, into: &events)
+            // Visits need no rich rule: one check per sample, outside the slot loop.
+            visits?.observe(device: device, row: row, latitude: latitude, longitude: longitude, time: time.microseconds, into: &events)
             return true
         }
         fireDueTimers(device: device, row: row, slots: start..<end, upTo: time.microseconds, into: &events)
