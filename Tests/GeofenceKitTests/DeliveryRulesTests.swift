@@ -117,3 +117,22 @@ import Testing
         #expect(second.exportState().first?.deliveredUntil == 520_000_000)
     }
 }
+
+/// Events stay small: the fields of issue 14 fit in one word beside the padding.
+@Suite struct GeofenceEventLayoutTests {
+    @Test func anEventIsFortyEightBytesAndItsFieldsDoNotOverlap() {
+        #expect(MemoryLayout<GeofenceEvent>.size == 48)
+        var visit = GeofenceEvent(device: 1, region: -1, kind: .visit, time: Timestamp(microseconds: 9), latitude: 0, longitude: 0)
+        visit.visit = .departure
+        visit.arrival = Timestamp(microseconds: 5)
+        #expect(visit.visit == .departure && visit.arrival?.microseconds == 5)
+        #expect(visit.detectedAt == nil && visit.condition == nil)
+        var enter = GeofenceEvent(device: 1, region: 2, kind: .enter, time: Timestamp(microseconds: 9), latitude: 0, longitude: 0)
+        enter.condition = .satisfied
+        enter.detectedAt = Timestamp(microseconds: 7)
+        #expect(enter.condition == .satisfied && enter.detectedAt?.microseconds == 7)
+        #expect(enter.visit == nil && enter.arrival == nil)
+        enter.condition = .unmonitored
+        #expect(enter.condition == .unmonitored)
+    }
+}

@@ -60,34 +60,45 @@ public enum ConditionState: UInt8, Sendable, CustomStringConvertible {
 public struct GeofenceEvent: Sendable, Equatable {
     public var device: Int32
     public var region: Int32
+    /// For `failed` events: the platform's error code (``failure`` says why).
+    public var code: Int32
     public var kind: EventKind
     /// For `state` events: whether the device is inside.
     public var inside: Bool
-    /// For `failed` events: the reason and the platform's error code.
+    /// For `failed` events: the reason.
     public var failure: FailureReason?
-    public var code: Int32
+    /// ``condition`` or ``visit`` in one byte (an event never has both): 0 none, 1 + a condition, 4 + a phase.
+    private var detail: UInt8 = 0
     /// The time of the sample that caused the event — with a delivery delay, the time the app receives it.
     public var time: Timestamp
     public var latitude: Double
     public var longitude: Double
+    /// ``detectedAt``, or for a visit (never delayed) its ``arrival``, in microseconds; `.min` for none. With the
+    /// one-byte fields in the padding, an event stays 48 bytes.
+    private var extraMicroseconds: Int64 = .min
+
     /// Under the `clmonitor` profile: the condition's state the event reports.
-    public var condition: ConditionState?
+    public var condition: ConditionState? {
+        get { (1...3).contains(detail) ? ConditionState(rawValue: detail - 1) : nil }
+        set { detail = newValue.map { $0.rawValue + 1 } ?? 0 }
+    }
+
     /// For `visit` events: arrival or departure.
-    public var visit: VisitPhase?
-    /// Stored as microseconds, `.min` for none, to keep events small.
-    private var decidedMicroseconds: Int64 = .min
-    private var arrivalMicroseconds: Int64 = .min
+    public var visit: VisitPhase? {
+        get { detail >= 4 ? VisitPhase(rawValue: detail - 4) : nil }
+        set { detail = newValue.map { $0.rawValue + 4 } ?? 0 }
+    }
 
     /// When the platform decided the event, if its delivery was delayed (``DeliveryDelay``); `time` is then later.
     public var detectedAt: Timestamp? {
-        get { decidedMicroseconds == .min ? nil : Timestamp(microseconds: decidedMicroseconds) }
-        set { decidedMicroseconds = newValue?.microseconds ?? .min }
+        get { kind == .visit || extraMicroseconds == .min ? nil : Timestamp(microseconds: extraMicroseconds) }
+        set { extraMicroseconds = newValue?.microseconds ?? .min }
     }
 
     /// For `visit` events: when the stay began.
     public var arrival: Timestamp? {
-        get { arrivalMicroseconds == .min ? nil : Timestamp(microseconds: arrivalMicroseconds) }
-        set { arrivalMicroseconds = newValue?.microseconds ?? .min }
+        get { kind != .visit || extraMicroseconds == .min ? nil : Timestamp(microseconds: extraMicroseconds) }
+        set { extraMicroseconds = newValue?.microseconds ?? .min }
     }
 
     public init(
