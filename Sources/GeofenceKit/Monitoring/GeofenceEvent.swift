@@ -74,7 +74,7 @@ public struct GeofenceEvent: Sendable, Equatable {
     public var latitude: Double
     public var longitude: Double
     /// ``detectedAt``, or for a visit (never delayed) its ``arrival``, in microseconds; `.min` for none. With the
-    /// one-byte fields in the padding, an event stays 48 bytes.
+    /// one-byte fields in the padding, an event takes 48 bytes (40 without the fields of issue 14).
     private var extraMicroseconds: Int64 = .min
 
     /// Under the `clmonitor` profile: the condition's state the event reports.
