@@ -20,6 +20,10 @@ public enum RandomStream: UInt64, CaseIterable, Sendable {
     case referenceService = 11
     /// A generated shared catalog (`regions.catalog`): one stream for all its regions.
     case generatedCatalog = 12
+    /// An event's delivery delay (`monitor.delivery`), keyed by its device and region, kind and decision time.
+    case deliveryDelay = 13
+    /// A random-walk device's stops (`source.stops`).
+    case walkStops = 14
     /// A device's foreground/background schedule, drawn after its authorization.
     case appState = 106
 }

@@ -13,6 +13,10 @@ public struct Region: Sendable {
     public var confirmationTime: Double?
     /// The devices that monitor this region; `nil` means every device.
     public var devices: [String]?
+    /// Android's `notificationResponsiveness` (seconds); `nil`: none.
+    public var notificationResponsiveness: Double?
+    /// Under `clmonitor`, the state the condition starts by assuming (`true`: satisfied); `nil`: unknown.
+    public var assumedInside: Bool?
 
     public init(
         id: String, geometry: RegionGeometry, notifyOnEntry: Bool = true, notifyOnExit: Bool = true,

@@ -27,7 +27,8 @@ public struct RegionCatalog: Sendable {
                 id: Int32(index), geometry: region.geometry, notifyOnEntry: region.notifyOnEntry,
                 notifyOnExit: region.notifyOnExit, notifyOnDwell: region.notifyOnDwell,
                 loiteringDelay: region.loiteringDelay, bufferDistance: region.bufferDistance,
-                confirmationTime: region.confirmationTime)
+                confirmationTime: region.confirmationTime,
+                notificationResponsiveness: region.notificationResponsiveness, assumedInside: region.assumedInside)
         }
     }
 

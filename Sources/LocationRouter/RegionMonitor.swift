@@ -10,6 +10,8 @@ public struct ShardSummary: Sendable {
     public var events = 0
     /// Events not delivered because the app was in the background (whenInUse).
     public var suppressedInBackground = 0
+    /// Delivery delays of the events delivered late.
+    public var delivery = DeliveryStatistics()
     /// Counts over time and sampled tracks, for the report's page.
     public var recorder: RunRecorder?
     /// What the devices' choices from a shared catalog did, and the catalog's coverage when it was evaluated.
@@ -35,6 +37,15 @@ public actor RegionMonitor {
     private var recorder: RunRecorder?
     /// The shared catalog evaluated without a slot limit, beside the state (`--coverage`).
     private var coverage: CoverageTracker?
+    private var delivery = DeliveryStatistics()
+
+    /// The delivery statistics so far, with the monitor's counts.
+    private var deliveryStatistics: DeliveryStatistics {
+        var statistics = delivery
+        statistics.delayed = state.delayedCount
+        statistics.heldBack = state.heldBackCount
+        return statistics
+    }
 
     /// - Parameters:
     ///   - recorder: where to record counts over time and sampled tracks (for the page), if anywhere.
@@ -83,8 +94,8 @@ public actor RegionMonitor {
         return ShardSummary(
             evaluated: state.evaluatedCount, outOfOrder: state.outOfOrderCount, devices: state.deviceCount,
             monitoredRegions: state.monitoredRegionCount, events: emitted,
-            suppressedInBackground: state.suppressedInBackground, recorder: recorder, selection: state.selectionSummary,
-            coverage: coverage?.summary)
+            suppressedInBackground: state.suppressedInBackground, delivery: deliveryStatistics, recorder: recorder,
+            selection: state.selectionSummary, coverage: coverage?.summary)
     }
 
     /// The state of this shard's devices, to continue in a later run.
@@ -96,6 +107,7 @@ public actor RegionMonitor {
     private func send(_ events: inout [GeofenceEvent], ingress: UInt64, output: BoundedChannel<EventBatch>) async throws -> Int {
         recorder?.recordEvents(events)
         coverage?.record(events)
+        if state.delayedCount > 0 { delivery.record(events) }
         try await output.send(EventBatch(events: events, ingress: ingress, shard: shard))
         defer { events = [] }
         return events.count

@@ -50,5 +50,8 @@ extension RunReport {
             origin.lastSampleTime = source.lastTime
         }
         origin.regionsShared = configuration.regions != nil
+        var delivery = DeliveryStatistics()
+        for shard in shards { delivery.merge(shard.delivery) }
+        if delivery.delayed > 0 { self.delivery = delivery }
     }
 }

@@ -60,6 +60,8 @@ public struct RunReport: Sendable {
     public var score: EventScore? = nil
     /// A geofence service under test, driven with the run's samples (`--target`; set by whoever drove it).
     public var target: TargetStatistics? = nil
+    /// Delivery delays (`monitor.delivery`), when any event was delivered late.
+    public var delivery: DeliveryStatistics? = nil
     /// Time series, latency distribution and map for the page (`--html`), when the run recorded them.
     public var recording: RunRecording? = nil
     /// Partition, configuration and time windows, for merging the reports of a partitioned run.

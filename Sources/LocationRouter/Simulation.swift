@@ -89,6 +89,7 @@ public struct Simulation: Sendable {
             var state = MonitorState(
                 settings: configuration.settings, stride: deviceStride, seed: configuration.seed, regions: wiring.lookup,
                 restored: restored)
+            state.deliveryKey = wiring.deliveryKey
             if let devices = wiring.knownDevices {
                 // Generated devices are known in advance: allocate each table once, at its final size.
                 let first = partition.firstDevice(ofShard: shard, shards: shardCount)

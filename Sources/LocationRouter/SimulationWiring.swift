@@ -95,4 +95,14 @@ struct Wiring: Sendable {
         if case .catalog = regionNames, let catalog { return catalog.index.count }
         return devices * perDevice
     }
+
+    /// The delivery-delay key of a (device, region) pair where indices are not stable across restarts — a sample
+    /// stream numbers its devices as they come — from their names (FNV-1a); `nil` for generated devices.
+    var deliveryKey: (@Sendable (Int32, Int32) -> UInt64)? {
+        guard case .registry = deviceNames else { return nil }
+        return { [deviceNames, regionNames] device, region in
+            let deviceHash = Partition.stableHash(deviceNames.name(of: device))
+            return deviceHash ^ (Partition.stableHash(regionNames.name(of: region)) &* 0x9E37_79B9_7F4A_7C15)
+        }
+    }
 }

@@ -135,6 +135,11 @@ struct MonitorOverrides: Equatable {
     var dwell: Bool?
     var loiteringDelay: Double?
     var authorization: AuthorizationMix?
+    var delivery: DeliveryDelay?
+    var polygons: PolygonHandling?
+    var unsupportedShapeCode: Int32?
+    /// `--visits` / `monitor.visits`: `.some(nil)` turns visits off.
+    var visits: VisitSettings??
 
     func applied(to defaults: MonitorSettings) -> MonitorSettings {
         var settings = defaults
@@ -149,6 +154,10 @@ struct MonitorOverrides: Equatable {
         if let dwell { settings.dwellByDefault = dwell }
         if let loiteringDelay { settings.loiteringDelay = loiteringDelay }
         if let authorization { settings.authorization = authorization }
+        if let delivery { settings.delivery = delivery }
+        if let polygons { settings.polygons = polygons }
+        if let unsupportedShapeCode { settings.unsupportedShapeCode = unsupportedShapeCode }
+        if let visits { settings.visits = visits }
         return settings
     }
 }

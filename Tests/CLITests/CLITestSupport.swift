@@ -71,8 +71,11 @@ func runExecutable(_ arguments: [String], stdin: String) throws -> (status: Int3
     // here: a child that fills one pipe while the test waits on another would hang otherwise.
     let err = PipeReading()
     let pipes = DispatchGroup()
+    // A child that exits before reading all its input (a fatal input error) closes the pipe: the write then fails
+    // with EPIPE instead of killing the test process with SIGPIPE.
+    signal(SIGPIPE, SIG_IGN)
     DispatchQueue.global().async(group: pipes) { [writer = input.fileHandleForWriting] in
-        writer.write(Data(stdin.utf8))
+        try? writer.write(contentsOf: Data(stdin.utf8))
         try? writer.close()
     }
     DispatchQueue.global().async(group: pipes) { [reader = error.fileHandleForReading] in

@@ -90,7 +90,9 @@ import Testing
     func aNewRegionTheDeviceIsInsideFollowsTheProfile(
         profile: MonitoringProfile, atTheJump: [EventKind], forTheNewRegion: [EventKind]
     ) {
-        var state = Self.monitor(slots: 1, settings: profile.settings)
+        var settings = profile.settings
+        settings.delivery = .instant  // events at the moment the platform decides them
+        var state = Self.monitor(slots: 1, settings: settings)
         Self.feed(&state, Self.start, second: 0)
         #expect(Self.monitored(state) == [0])
         let events = Self.feed(&state, Self.east(1_000), second: 10)
@@ -98,10 +100,10 @@ import Testing
         #expect(events.map(\.kind) == atTheJump)
         #expect(events.filter { $0.region == 5 }.map(\.kind) == forTheNewRegion)
         if profile == .ios { #expect(events.first?.inside == true) }
-        // Android's initial dwell trigger: the dwell follows after the loitering delay.
+        // Android dwells only where a region's transition types ask for it (none here): no dwell follows.
         var later: [GeofenceEvent] = []
         state.advance(to: Timestamp(seconds: 10 + 301), into: &later)
-        #expect(later.map(\.kind) == (profile == .android ? [.dwell] : []))
+        #expect(later.map(\.kind) == [])
     }
 
     @Test func ownRegionsComeFirstAndAreNeverSwapped() {
@@ -160,6 +162,7 @@ import Testing
         // Entries wait 20 s for confirmation; the choice that drops region 0 moves region 2, pending, into its slot.
         var settings = MonitoringProfile.ios.settings
         settings.hysteresis = Hysteresis(bufferDistance: 0, confirmationTime: 20)
+        settings.delivery = .instant
         var state = Self.monitor(slots: 3, settings: settings, selection: SelectionSettings(strategy: .nearest, refreshDistance: 100))
         Self.feed(&state, Self.east(-300), second: 0)
         #expect(Self.monitored(state) == [0, 1, 2])
@@ -168,7 +171,7 @@ import Testing
         #expect(atTheChoice.map(\.kind) == [.state])  // iOS reports the new region's state (outside)
         var events: [GeofenceEvent] = []
         state.advance(to: Timestamp(seconds: 60), into: &events)
-        #expect(events.map(\.kind) == [.enter])
+        #expect(events.map(\.kind) == [.enter, .state])  // iOS also reports the state with each transition
         #expect(events.first?.region == 2)
         #expect(events.first?.time == Timestamp(seconds: 30))
     }

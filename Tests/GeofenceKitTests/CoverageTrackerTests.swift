@@ -8,8 +8,11 @@ import Testing
     /// Walks 7 m … 2,007 m east across the ten regions of the line, 50 m a step, choosing 4 regions every 490 m.
     static func walk(_ profile: MonitoringProfile) -> (CoverageSummary, [GeofenceEvent]) {
         let catalog = Line.catalog()
+        // Delivery delays (issue 14) would make every event late: this measures what rotation costs.
+        var settings = profile.settings
+        settings.delivery = .instant
         var state = Line.monitor(
-            slots: 4, settings: profile.settings, selection: SelectionSettings(strategy: .nearest, refreshDistance: 490),
+            slots: 4, settings: settings, selection: SelectionSettings(strategy: .nearest, refreshDistance: 490),
             catalog: catalog)
         var coverage = CoverageTracker(catalog: catalog) { _ in true }
         var all: [GeofenceEvent] = []

@@ -156,28 +156,32 @@ import Testing
     /// triggers), and the regions it had continue from their saved state without reporting anything again.
     @Test(arguments: MonitoringProfile.allCases)
     func aRegionAddedBetweenRunsRegistersAtTheFirstSampleOfTheNextRun(profile: MonitoringProfile) throws {
+        // Delivered at once: with a delay, the new region's answer waits behind the device's pending deliveries
+        // (DeliveryRulesTests.aRestoredDeviceKeepsItsDeliveriesInOrder).
+        var settings = profile.settings
+        settings.delivery = .instant
         // Region 1: a 1 km circle around `outside`; the device starts inside region 0 and ends the first run
         // inside region 1 (it was not monitoring it then).
         let added = MonitoredRegion(
             id: 1, geometry: .circle(CircleGeometry(center: Coordinate(unchecked: 25.1, 121), radius: 1_000)))
-        var first = MonitorState(settings: profile.settings) { _ in [Self.circle(0)] }
+        var first = MonitorState(settings: settings) { _ in [Self.circle(0)] }
         var events: [GeofenceEvent] = []
         _ = first.evaluate(device: 0, latitude: Self.inside.latitude, longitude: Self.inside.longitude, time: Timestamp(microseconds: 0), into: &events)
         _ = first.evaluate(device: 0, latitude: Self.outside.latitude, longitude: Self.outside.longitude, time: Timestamp(microseconds: 1_000_000), into: &events)
         let saved = try #require(first.exportState().first)
 
         let resumedAt = Timestamp(microseconds: 5_000_000)
-        var second = MonitorState(settings: profile.settings, regions: { _ in [Self.circle(0), added] }, restored: { $0 == 0 ? saved : nil })
+        var second = MonitorState(settings: settings, regions: { _ in [Self.circle(0), added] }, restored: { $0 == 0 ? saved : nil })
         var resumed: [GeofenceEvent] = []
         _ = second.evaluate(device: 0, latitude: Self.outside.latitude, longitude: Self.outside.longitude, time: resumedAt, into: &resumed)
         second.advance(to: Timestamp(microseconds: 3_600_000_000), into: &resumed)
 
-        var fresh = MonitorState(settings: profile.settings) { _ in [added] }
+        var fresh = MonitorState(settings: settings) { _ in [added] }
         var expected: [GeofenceEvent] = []
         _ = fresh.evaluate(device: 0, latitude: Self.outside.latitude, longitude: Self.outside.longitude, time: resumedAt, into: &expected)
         fresh.advance(to: Timestamp(microseconds: 3_600_000_000), into: &expected)
 
-        var uninterrupted = MonitorState(settings: profile.settings) { _ in [Self.circle(0)] }
+        var uninterrupted = MonitorState(settings: settings) { _ in [Self.circle(0)] }
         var continued: [GeofenceEvent] = []
         for (point, time) in [(Self.inside, 0), (Self.outside, 1_000_000), (Self.outside, resumedAt.microseconds)] {
             _ = uninterrupted.evaluate(device: 0, latitude: point.latitude, longitude: point.longitude, time: Timestamp(microseconds: time), into: &continued)

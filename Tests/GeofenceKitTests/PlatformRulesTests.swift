@@ -39,8 +39,15 @@ import Testing
         }
     }
 
-    static let ios = MonitoringProfile.ios.settings
-    static let android = MonitoringProfile.android.settings
+    /// The profiles' rules, delivered at once (delivery delays have their own tests: ``DeliveryRulesTests``).
+    static let ios = instant(.ios)
+    static let android = instant(.android)
+
+    static func instant(_ profile: MonitoringProfile) -> MonitorSettings {
+        var settings = profile.settings
+        settings.delivery = .instant
+        return settings
+    }
     static var iosNoInitialState: MonitorSettings {
         var settings = ios
         settings.initialTriggers = []
@@ -148,7 +155,9 @@ import Testing
 
     @Test func androidEntersAndDwellsAtRegistrationByDefault() {
         let steps = [Step(metres: 0, seconds: 0)]
-        #expect(Self.run(steps, settings: Self.android, regions: [Self.region(delay: 60)], advanceTo: 100) == ["enter@0", "dwell@60"])
+        // Dwell only where the region's transition types ask for it.
+        #expect(Self.run(steps, settings: Self.android, regions: [Self.region(dwell: true, delay: 60)], advanceTo: 100) == ["enter@0", "dwell@60"])
+        #expect(Self.run(steps, settings: Self.android, regions: [Self.region(delay: 60)], advanceTo: 100) == ["enter@0"])
     }
 
     @Test func iosReportsTheInitialStateOfEveryRegion() {

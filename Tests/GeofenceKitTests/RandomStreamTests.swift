@@ -12,7 +12,7 @@ struct RandomStreamTests {
         let values = Dictionary(uniqueKeysWithValues: RandomStream.allCases.map { ("\($0)", $0.rawValue) })
         #expect(values == [
             "walkStart": 1, "walkSteps": 2, "generatedRegions": 3, "positionNoise": 4, "playbackJitter": 5,
-            "authorization": 6, "referenceService": 11, "generatedCatalog": 12, "appState": 106,
+            "authorization": 6, "referenceService": 11, "generatedCatalog": 12, "deliveryDelay": 13, "walkStops": 14, "appState": 106,
         ])
     }
 

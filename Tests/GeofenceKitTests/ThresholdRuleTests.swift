@@ -46,6 +46,8 @@ import Testing
         settings.maximumRadius = nil
         settings.hysteresis.confirmationTime = 0
         settings.hysteresis.bufferDistance = buffer
+        settings.delivery = .instant  // delivery delays have their own tests
+        settings.polygons = .monitor  // the thresholds of the rule itself, on any shape
         return settings
     }
 

@@ -18,6 +18,11 @@ struct ReportFieldTableTests {
         report.selection = SelectionReport(
             strategy: .nearest, summary: SelectionSummary(refreshes: 40, added: 90, removed: 90, deviceSeconds: 7_200))
         report.coverage = CoverageSummary(transitions: 300, caught: 291, late: 12, unmatched: 2)
+        var delivery = DeliveryStatistics()
+        delivery.delayed = 40
+        delivery.heldBack = 3
+        delivery.histogram.record(180_000_000, times: 40)
+        report.delivery = delivery
         return report
     }
 
@@ -60,8 +65,8 @@ struct ReportFieldTableTests {
         report.suppressed = ["background": 4]
         let rows = report.summaryRows(eventsDestination: "-")
         #expect(rows.map(\.label) == [
-            "devices", "regions", "updates", "throughput", "events", "suppressed", "failed", "delivered", "rejected",
-            "latency ms", "coverage", "webhook", "peak memory",
+            "devices", "regions", "updates", "throughput", "events", "suppressed", "delivery", "failed", "delivered",
+            "rejected", "latency ms", "coverage", "webhook", "peak memory",
         ])
         #expect(rows.first { $0.label == "delivered" }?.text == "233 to stdout, dropped 0")
         #expect(rows.first { $0.label == "webhook" }?.text == "230 delivered in 12 requests, 3 retries, 3 dead-lettered")

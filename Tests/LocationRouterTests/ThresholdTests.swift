@@ -86,13 +86,21 @@ import Testing
         report.thresholds = []
         // A scored run that drove a target has every score and target metric too.
         let crossing = ScoredEvent(device: "d", region: "r", kind: .enter, time: Timestamp(microseconds: 0))
-        report.score = EventMatcher().score(truth: [crossing], events: [crossing])
+        // (Delivered late, so the delivery and detection metrics have values too.)
+        var delivered = crossing
+        delivered.detectedAt = crossing.time
+        delivered.time = Timestamp(microseconds: 1_000_000)
+        report.score = EventMatcher().score(truth: [crossing], events: [delivered])
         var target = TargetStatistics(score: report.score!)
         target.latencyMs = [("p50", 1), ("p90", 2), ("p95", 3), ("p99", 4), ("max", 5)]
         report.target = target
         // And a run with a shared catalog, its selection and coverage.
         report.selection = SelectionReport(strategy: .nearest, summary: SelectionSummary(refreshes: 1, deviceSeconds: 60))
         report.coverage = CoverageSummary(transitions: 4, caught: 3, late: 1)
+        var delivery = DeliveryStatistics()
+        delivery.delayed = 1
+        delivery.histogram.record(180_000_000)
+        report.delivery = delivery
         let json = try? JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any]
         for path in ThresholdMetric.known {
             var value: Any? = json

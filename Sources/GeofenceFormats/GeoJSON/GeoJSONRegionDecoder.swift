@@ -118,7 +118,7 @@ public enum GeoJSONRegionDecoder {
         let geometry = try decodeGeometry(
             geometryValue, path: geometryPath, properties: properties, featurePath: path, warnings: &warnings)
 
-        let region = Region(
+        var region = Region(
             id: id, geometry: geometry,
             notifyOnEntry: try optionalBool(properties, "notifyOnEntry", path: propertiesPath) ?? true,
             notifyOnExit: try optionalBool(properties, "notifyOnExit", path: propertiesPath) ?? true,
@@ -127,6 +127,7 @@ public enum GeoJSONRegionDecoder {
             loiteringDelay: try nonNegative(properties, "loiteringDelay", unit: "seconds", path: propertiesPath),
             bufferDistance: try nonNegative(properties, "bufferDistance", unit: "metres", path: propertiesPath),
             confirmationTime: try nonNegative(properties, "confirmationTime", unit: "seconds", path: propertiesPath))
+        try applyPlatformProperties(properties, path: propertiesPath, to: &region)
         return (region, idValue, idPath)
     }
 

@@ -12,12 +12,16 @@ public struct DeviceState: Sendable, Equatable {
         public var pendingSince: Int64?
         /// When a dwell falls due, if one is pending.
         public var dwellDue: Int64?
+        /// For a polygon monitored through its enclosing circle (`inside` is the circle's): whether the app has the
+        /// device inside the polygon.
+        public var appInside: Bool?
 
-        public init(region: Int32, inside: Bool, pendingSince: Int64? = nil, dwellDue: Int64? = nil) {
+        public init(region: Int32, inside: Bool, pendingSince: Int64? = nil, dwellDue: Int64? = nil, appInside: Bool? = nil) {
             self.region = region
             self.inside = inside
             self.pendingSince = pendingSince
             self.dwellDue = dwellDue
+            self.appInside = appInside
         }
     }
 
@@ -29,8 +33,15 @@ public struct DeviceState: Sendable, Equatable {
     public var regions: [Region]
     /// Regions whose registration failed (already reported).
     public var failed: [Int32]
+    /// With delivery delays: the delivery time of the device's latest delayed event (later events are not
+    /// delivered before it, so a device's events stay in order).
+    public var deliveredUntil: Int64?
 
-    public init(device: Int32, time: Int64, latitude: Double, longitude: Double, regions: [Region], failed: [Int32] = []) {
+    public init(
+        device: Int32, time: Int64, latitude: Double, longitude: Double, regions: [Region], failed: [Int32] = [],
+        deliveredUntil: Int64? = nil
+    ) {
+        self.deliveredUntil = deliveredUntil
         self.device = device
         self.time = time
         self.latitude = latitude

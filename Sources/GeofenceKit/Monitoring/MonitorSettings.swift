@@ -11,8 +11,10 @@ public struct InitialTriggers: OptionSet, Sendable, Hashable {
     public static let enter = InitialTriggers(rawValue: 2)
     /// `dwell` after the loitering delay for the regions the device is inside (`INITIAL_TRIGGER_DWELL`).
     public static let dwell = InitialTriggers(rawValue: 4)
+    /// `exit` for the regions the device is outside (Android's `INITIAL_TRIGGER_EXIT`).
+    public static let exit = InitialTriggers(rawValue: 8)
 
-    /// Parses `none`, `state`, `enter`, `dwell`, or a comma-separated combination such as `enter,dwell`.
+    /// Parses `none`, `state`, `enter`, `dwell`, `exit`, or a comma-separated combination such as `enter,dwell`.
     public init?(text: String) {
         var triggers: InitialTriggers = []
         for name in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
@@ -21,15 +23,16 @@ public struct InitialTriggers: OptionSet, Sendable, Hashable {
             case "state": triggers.insert(.state)
             case "enter": triggers.insert(.enter)
             case "dwell": triggers.insert(.dwell)
+            case "exit": triggers.insert(.exit)
             default: return nil
             }
         }
         self = triggers
     }
 
-    /// `none`, or the triggers joined by commas in the order state, enter, dwell.
+    /// `none`, or the triggers joined by commas in the order state, enter, dwell, exit.
     public var text: String {
-        let names = [(InitialTriggers.state, "state"), (.enter, "enter"), (.dwell, "dwell")]
+        let names = [(InitialTriggers.state, "state"), (.enter, "enter"), (.dwell, "dwell"), (.exit, "exit")]
             .filter { contains($0.0) }.map(\.1)
         return names.isEmpty ? "none" : names.joined(separator: ",")
     }
@@ -81,6 +84,29 @@ public struct Confidence: Sendable, Equatable {
     }
 }
 
+/// What a platform does with a polygon region: `monitor.polygons`.
+public enum PolygonHandling: String, Sendable, CaseIterable {
+    /// The polygon is monitored as it is (the `exact` profile: the simulator's own geometry).
+    case monitor
+    /// Registration fails with `unsupportedShape`: Core Location and Android monitor circles only.
+    case refuse
+    /// The app registers the polygon's smallest enclosing circle with the platform and, when the circle's events
+    /// arrive, tests the polygon itself: `enter` only when the device is inside the polygon then, `exit` when the
+    /// circle's exit arrives for a device the app had inside. (Catching a polygon entered or left while inside the
+    /// circle needs location updates, which this does not model.)
+    case enclosingCircle
+}
+
+/// Which API's events a monitor reports: `CLLocationManager`-style region events, or iOS 17's `CLMonitor`.
+public enum EventModel: String, Sendable {
+    /// Region events: `enter` / `exit` / `dwell`, `state` as initial triggers say.
+    case regions
+    /// `CLMonitor` conditions: each event is a state change of a condition, reported as `enter` (`satisfied`) or
+    /// `exit` (`unsatisfied`) with its `state`; the first determination of a condition is a `state` event; a
+    /// refused condition (past the limit, denied, unsupported) is `failed` with state `unmonitored`.
+    case conditions
+}
+
 /// The rules a monitor applies: the platform behaviour that a profile selects.
 public struct MonitorSettings: Sendable, Equatable {
     /// How many regions one device may monitor; registrations past it fail.
@@ -101,6 +127,16 @@ public struct MonitorSettings: Sendable, Equatable {
     public var loiteringDelay: Double
     /// Which devices granted which location access, and how whenInUse apps are used.
     public var authorization: AuthorizationMix
+    /// How long after the platform decides an event the app receives it (`monitor.delivery`).
+    public var delivery = DeliveryDelay.instant
+    /// What happens to polygon regions (`monitor.polygons`).
+    public var polygons = PolygonHandling.monitor
+    /// The error code of a `failed` event for a shape the platform cannot monitor (`monitor.unsupportedShapeCode`).
+    public var unsupportedShapeCode: Int32 = 5
+    /// Region events, or `CLMonitor` conditions (the `clmonitor` profile).
+    public var eventModel = EventModel.regions
+    /// Visit detection (`--visits`); `nil`: no `visit` events.
+    public var visits: VisitSettings?
 
     public init(
         slotLimit: Int = 20, tooManyRegionsCode: Int32 = 5, deniedCode: Int32 = 4, initialTriggers: InitialTriggers = [],
@@ -121,4 +157,15 @@ public struct MonitorSettings: Sendable, Equatable {
 
     /// Exact geometry: 20 slots, failure code 5, first sample silent, no hysteresis, no dwell unless asked.
     public static let exact = MonitorSettings()
+
+    /// Whether issue 14's rules need the rich path: delivery delays, a `state` per transition, `CLMonitor` events,
+    /// or `INITIAL_TRIGGER_EXIT`. (A region with `notificationResponsiveness` or a polygon monitored through its
+    /// enclosing circle makes a monitor rich when it registers; visits need neither path.)
+    public var needsRichPath: Bool {
+        !delivery.isInstant || statePerTransition || eventModel == .conditions || initialTriggers.contains(.exit)
+    }
+
+    /// Whether every transition also reports a `state` event, as Core Location's `didDetermineState` is called on
+    /// every boundary transition: when the initial triggers include `state`, for region events.
+    public var statePerTransition: Bool { initialTriggers.contains(.state) && eventModel == .regions }
 }

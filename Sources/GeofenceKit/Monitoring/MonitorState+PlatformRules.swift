@@ -80,8 +80,16 @@ extension MonitorState {
     ) {
         pendingSince[slot] = Self.none
         flags[slot] ^= Self.inside
-        let slotFlags = flags[slot]
-        let entered = slotFlags & Self.inside != 0
+        var slotFlags = flags[slot]
+        var entered = slotFlags & Self.inside != 0
+        if let polygon = enclosedPolygon[slot] {
+            // The platform reported the enclosing circle: the app tests the polygon at the event's position.
+            let inPolygon = entered && polygons[polygon].contains(latitude: latitude, longitude: longitude)
+            guard inPolygon != (slotFlags & Self.appInside != 0) else { return }
+            flags[slot] ^= Self.appInside
+            slotFlags = flags[slot]
+            entered = inPolygon
+        }
         let stamp = Timestamp(microseconds: time)
         if entered {
             if slotFlags & Self.notifyOnEntry != 0 {
@@ -93,6 +101,13 @@ extension MonitorState {
             if slotFlags & Self.notifyOnExit != 0 {
                 emit(.exit, device: device, slot: slot, time: stamp, latitude: latitude, longitude: longitude, into: &events)
             }
+        }
+        if settings.statePerTransition {
+            // didDetermineState is called on every boundary transition, beside didEnter / didExit.
+            // Delivered with the transition's own event: the same delay.
+            emit(
+                .state, device: device, slot: slot, time: stamp, latitude: latitude, longitude: longitude, inside: entered,
+                drawnAs: entered ? .enter : .exit, into: &events)
         }
     }
 

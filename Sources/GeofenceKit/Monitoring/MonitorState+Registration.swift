@@ -42,23 +42,29 @@ extension MonitorState {
             failed.append(region.id)
             // A failure reported before a restart is not reported again.
             guard !alreadyFailed.contains(region.id) else { return }
-            events.append(
-                GeofenceEvent(
-                    device: device, region: region.id, kind: .failed, time: time, latitude: latitude,
-                    longitude: longitude, failure: reason, code: code))
+            var event = GeofenceEvent(
+                device: device, region: region.id, kind: .failed, time: time, latitude: latitude,
+                longitude: longitude, failure: reason, code: code)
+            if settings.eventModel == .conditions { event.condition = .unmonitored }
+            events.append(event)
         }
         if status == .denied {
             for region in requested { fail(region, .denied, settings.deniedCode) }
             return
         }
         var refused: [(MonitoredRegion, FailureReason)] = []
+        let overLimit: FailureReason = settings.eventModel == .conditions ? .conditionLimitExceeded : .tooManyRegions
         for region in requested {
+            if case .polygon = region.geometry, settings.polygons == .refuse {
+                refused.append((region, .unsupportedShape))
+                continue
+            }
             if let maximum = settings.maximumRadius, region.geometry.characteristicRadius > maximum {
                 refused.append((region, .radiusTooLarge))
                 continue
             }
             guard Int(slotCount[row]) < settings.slotLimit else {
-                refused.append((region, .tooManyRegions))
+                refused.append((region, overLimit))
                 continue
             }
             accept(
@@ -66,7 +72,9 @@ extension MonitorState {
                 restoring: saved?[region.id], into: &events)
         }
         // Registrations that fail do so after the ones before them; the regions registered keep working.
-        for (region, reason) in refused { fail(region, reason, settings.tooManyRegionsCode) }
+        for (region, reason) in refused {
+            fail(region, reason, reason == .unsupportedShape ? settings.unsupportedShapeCode : settings.tooManyRegionsCode)
+        }
         if selection != nil {
             selectInitially(device: device, row: row, latitude: latitude, longitude: longitude, time: time, restoring: state, into: &events)
         }
@@ -78,9 +86,25 @@ extension MonitorState {
     ) {
         let slot = slots.count
         slotCount[row] += 1
-        let isInside = saved?.inside ?? region.geometry.contains(latitude: latitude, longitude: longitude)
+        // The geometry the platform monitors: the region's, or a polygon's enclosing circle.
+        var geometry = region.geometry
+        if case .polygon(let polygon) = region.geometry, settings.polygons == .enclosingCircle,
+            let circle = polygon.enclosingCircle
+        {
+            geometry = .circle(circle)
+            enclosedPolygon[slot] = polygons.count
+            polygons.append(polygon)
+            isRich = true
+        }
+        let actuallyInside = geometry.contains(latitude: latitude, longitude: longitude)
+        // A CLMonitor condition assuming a state starts in it; the rules then correct it from this sample.
+        let assumed = settings.eventModel == .conditions && saved == nil ? region.assumedInside : nil
+        let isInside = saved?.inside ?? assumed ?? actuallyInside
+        // The app's own view of an enclosed polygon: inside only when the circle is and the polygon contains it.
+        let appInside = enclosedPolygon[slot] == nil
+            ? isInside : saved?.appInside ?? (isInside && region.geometry.contains(latitude: latitude, longitude: longitude))
         let dwells = region.notifyOnDwell ?? settings.dwellByDefault
-        switch region.geometry {
+        switch geometry {
         case .circle(let circle):
             slots.append(PackedRegion(circle))
         case .polygon(let polygon):
@@ -91,8 +115,12 @@ extension MonitorState {
         slotClearance.append(0)
         flags.append(
             (region.notifyOnEntry ? Self.notifyOnEntry : 0) | (region.notifyOnExit ? Self.notifyOnExit : 0)
-                | (dwells ? Self.notifyOnDwell : 0) | (isInside ? Self.inside : 0))
+                | (dwells ? Self.notifyOnDwell : 0) | (isInside ? Self.inside : 0) | (appInside ? Self.appInside : 0))
         if let delay = region.loiteringDelay { ownLoiteringDelay[slot] = delay }
+        if let responsiveness = region.notificationResponsiveness, responsiveness > 0 {
+            ownResponsiveness[slot] = responsiveness
+            isRich = true
+        }
         if region.bufferDistance != nil || region.confirmationTime != nil {
             var own = settings.hysteresis
             own.bufferDistance = region.bufferDistance ?? own.bufferDistance
@@ -123,14 +151,29 @@ extension MonitorState {
             }
             return
         }
+        if assumed != nil {
+            // No determination to report: the condition has its state; a sample that contradicts it is a change.
+            if assumed != actuallyInside {
+                evaluateRich(
+                    slot: slot, device: device, row: row, latitude: latitude, longitude: longitude, time: time,
+                    accuracy: nil, into: &events)
+            }
+            return
+        }
+        // Initial triggers report what the app sees (for an enclosed polygon, the polygon's side).
         let triggers = settings.initialTriggers
         if triggers.contains(.state) {
-            emit(.state, device: device, slot: slot, time: time, latitude: latitude, longitude: longitude, inside: isInside, into: &events)
+            emit(
+                .state, device: device, slot: slot, time: time, latitude: latitude, longitude: longitude, inside: appInside,
+                isAnswer: true, into: &events)
         }
-        if isInside && triggers.contains(.enter) && region.notifyOnEntry {
-            emit(.enter, device: device, slot: slot, time: time, latitude: latitude, longitude: longitude, into: &events)
+        if appInside && triggers.contains(.enter) && region.notifyOnEntry {
+            emit(.enter, device: device, slot: slot, time: time, latitude: latitude, longitude: longitude, isAnswer: true, into: &events)
         }
-        if isInside && triggers.contains(.dwell) && dwells {
+        if !appInside && triggers.contains(.exit) && region.notifyOnExit {
+            emit(.exit, device: device, slot: slot, time: time, latitude: latitude, longitude: longitude, isAnswer: true, into: &events)
+        }
+        if appInside && triggers.contains(.dwell) && dwells {
             startDwell(device: device, slot: slot, from: time.microseconds)
         }
     }

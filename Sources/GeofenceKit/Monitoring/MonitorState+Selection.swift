@@ -152,6 +152,8 @@ extension MonitorState {
         }
         ownLoiteringDelay[slot] = nil
         ownHysteresis[slot] = nil
+        ownResponsiveness[slot] = nil
+        enclosedPolygon[slot] = nil
     }
 
     /// Moves a slot's region, state and timers to another slot of the same device; the old slot is left clear.
@@ -162,6 +164,8 @@ extension MonitorState {
         slotClearance[target] = slotClearance[source]
         ownLoiteringDelay[target] = ownLoiteringDelay.removeValue(forKey: source)
         ownHysteresis[target] = ownHysteresis.removeValue(forKey: source)
+        ownResponsiveness[target] = ownResponsiveness.removeValue(forKey: source)
+        enclosedPolygon[target] = enclosedPolygon.removeValue(forKey: source)
         if source < pendingSince.count {
             pendingSince[target] = pendingSince[source]
             dwellDue[target] = dwellDue[source]

@@ -11,12 +11,14 @@ extension MonitorState {
                 DeviceState.Region(
                     region: regionID[slot], inside: flags[slot] & Self.inside != 0,
                     pendingSince: pendingSince.isEmpty || pendingSince[slot] == Self.none ? nil : pendingSince[slot],
-                    dwellDue: dwellDue.isEmpty || dwellDue[slot] == Self.none ? nil : dwellDue[slot])
+                    dwellDue: dwellDue.isEmpty || dwellDue[slot] == Self.none ? nil : dwellDue[slot],
+                    appInside: enclosedPolygon[slot] == nil ? nil : flags[slot] & Self.appInside != 0)
             }
+            let delivered = row < deliveredUntil.count && deliveredUntil[row] != Self.none ? deliveredUntil[row] : nil
             states.append(
                 DeviceState(
                     device: device, time: lastTime[row], latitude: lastLatitude[row], longitude: lastLongitude[row],
-                    regions: regions, failed: failedRegions[device] ?? []))
+                    regions: regions, failed: failedRegions[device] ?? [], deliveredUntil: delivered))
         }
         return states
     }
@@ -32,6 +34,12 @@ extension MonitorState {
         lastTime[row] = state.time
         lastLatitude[row] = state.latitude
         lastLongitude[row] = state.longitude
+        if let delivered = state.deliveredUntil {
+            if row >= deliveredUntil.count {
+                deliveredUntil.append(contentsOf: repeatElement(Self.none, count: row + 1 - deliveredUntil.count))
+            }
+            deliveredUntil[row] = delivered
+        }
         register(
             device: state.device, row: row, latitude: latitude, longitude: longitude, time: time, restoring: state,
             into: &events)

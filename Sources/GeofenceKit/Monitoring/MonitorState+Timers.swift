@@ -71,22 +71,50 @@ extension MonitorState {
         timers.push(TimerQueue.Timer(due: due, device: device, slot: Int32(slot), kind: .dwell))
     }
 
-    /// Appends an event unless the device's app is in the background (whenInUse): then it is only counted.
+    /// Appends an event unless the device's app is in the background (whenInUse) when it is delivered: then it is
+    /// only counted.
+    ///
+    /// With a delivery delay (``MonitorSettings/delivery``, a region's `notificationResponsiveness`) the event is
+    /// stamped with the time the app receives it and carries `detectedAt`; a device's events are delivered in the
+    /// order they were decided, so a delayed event holds back the device's later ones. The answers to a
+    /// registration (`requestState`'s state, initial triggers) draw no delay (`isAnswer`), but are held back too; an
+    /// event delivered with another (the `state` of a transition) draws that one's delay (`drawnAs`).
     mutating func emit(
         _ kind: EventKind, device: Int32, slot: Int, time: Timestamp, latitude: Double, longitude: Double,
-        inside: Bool = false, into events: inout [GeofenceEvent]
+        inside: Bool = false, isAnswer: Bool = false, drawnAs drawKind: EventKind? = nil, into events: inout [GeofenceEvent]
     ) {
+        var event = GeofenceEvent(
+            device: device, region: regionID[slot], kind: kind, time: time, latitude: latitude, longitude: longitude,
+            inside: inside)
+        if settings.eventModel == .conditions {
+            event.condition = kind == .exit || (kind == .state && !inside) ? .unsatisfied : .satisfied
+        }
+        let responsiveness = ownResponsiveness.isEmpty ? 0 : ownResponsiveness[slot] ?? 0
+        if !settings.delivery.isInstant || responsiveness > 0 || !deliveredUntil.isEmpty {
+            let row = Int(device / stride)
+            if row >= deliveredUntil.count {
+                deliveredUntil.append(contentsOf: repeatElement(Self.none, count: row + 1 - deliveredUntil.count))
+            }
+            let key = deliveryKey?(device, regionID[slot]) ?? DeliveryDelay.key(device: device, region: regionID[slot])
+            let delay = isAnswer ? 0 : settings.delivery.microseconds(
+                seed: seed, key: key, kind: drawKind ?? kind, decidedAt: time.microseconds, responsiveness: responsiveness)
+            let delivered = max(time.microseconds + delay, deliveredUntil[row])
+            if delivered > time.microseconds {
+                delayedCount += 1
+                if delivered > time.microseconds + delay { heldBackCount += 1 }
+                deliveredUntil[row] = delivered
+                event.detectedAt = time
+                event.time = Timestamp(microseconds: delivered)
+            }
+        }
         if var schedule = schedules[device] {
-            let inForeground = schedule.isForeground(at: time.microseconds)
+            let inForeground = schedule.isForeground(at: event.time.microseconds)
             schedules[device] = schedule
             guard inForeground else {
                 suppressedInBackground += 1
                 return
             }
         }
-        events.append(
-            GeofenceEvent(
-                device: device, region: regionID[slot], kind: kind, time: time, latitude: latitude,
-                longitude: longitude, inside: inside))
+        events.append(event)
     }
 }

@@ -72,6 +72,19 @@ public struct MonitorState: Sendable {
     /// The shared catalog devices choose regions from, when they do (``MonitorState+Selection``).
     var selection: CatalogSelection?
 
+    // Issue 14's platform behaviour, allocated only where a profile or region needs it.
+    /// Per device row, with delivery delays: when its latest delayed event is delivered (`.min`: none yet).
+    var deliveredUntil: [Int64] = []
+    /// Android's `notificationResponsiveness` of the slots whose region sets one.
+    var ownResponsiveness: [Int: Double] = [:]
+    /// Slots that monitor a polygon's enclosing circle (`monitor.polygons: "enclosingCircle"`): the polygon's index.
+    var enclosedPolygon: [Int: Int] = [:]
+    /// Stop detection, with `--visits`.
+    var visits: VisitDetector?
+    /// A stable key of a (device, region) pair for delivery delays — from their names, so a restarted stream whose
+    /// devices get other indices draws the same delays; `nil`: the indices.
+    public var deliveryKey: (@Sendable (_ device: Int32, _ region: Int32) -> UInt64)?
+
     /// Samples evaluated, and samples rejected because they were older than the device's previous one.
     public internal(set) var evaluatedCount = 0
     public internal(set) var outOfOrderCount = 0
@@ -79,11 +92,17 @@ public struct MonitorState: Sendable {
     public internal(set) var deviceCount = 0
     /// Events not delivered because the app was in the background (whenInUse authorization).
     public internal(set) var suppressedInBackground = 0
+    /// Events delivered late (``MonitorSettings/delivery``), and those of them held back behind an earlier event of
+    /// their device beyond their own delay.
+    public internal(set) var delayedCount = 0
+    public internal(set) var heldBackCount = 0
 
     static let notifyOnEntry: UInt8 = 1
     static let notifyOnExit: UInt8 = 2
     static let inside: UInt8 = 4
     static let notifyOnDwell: UInt8 = 8
+    /// An enclosing-circle slot's app-side state: the device is inside the polygon (`inside` is the circle's).
+    static let appInside: UInt8 = 16
     static let none: Int64 = .min
 
     /// - Parameters:
@@ -103,7 +122,8 @@ public struct MonitorState: Sendable {
         self.regionsOf = regions
         self.restoredState = restored
         isRich = settings.hysteresis.isActive || settings.confidence != nil || settings.authorization.isActive
-            || settings.dwellByDefault || settings.initialTriggers.contains(.dwell)
+            || settings.dwellByDefault || settings.initialTriggers.contains(.dwell) || settings.needsRichPath
+        visits = settings.visits.map(VisitDetector.init)
     }
 
     /// Slots in use over all devices (monitored regions).
@@ -150,6 +170,7 @@ public struct MonitorState: Sendable {
             lastLatitude[row] = latitude
             lastLongitude[row] = longitude
             register(device: device, row: row, latitude: latitude, longitude: longitude, time: time, into: &events)
+            visits?.observe(device: device, row: row, latitude: latitude, longitude: longitude, time: time.microseconds, into: &events)
             evaluatedCount += 1
             return true
         }
@@ -169,6 +190,8 @@ public struct MonitorState: Sendable {
                 device: device, row: row, slots: start..<end, latitude: latitude, longitude: longitude, time: time,
                 into: &events)
             if selection != nil { refreshSelectionIfDue(device: device, row: row, latitude: latitude, longitude: longitude, time: time, into: &events) }
+            // Visits need no rich rule: one check per sample, outside the slot loop.
+            visits?.observe(device: device, row: row, latitude: latitude, longitude: longitude, time: time.microseconds, into: &events)
             return true
         }
         fireDueTimers(device: device, row: row, slots: start..<end, upTo: time.microseconds, into: &events)
@@ -181,6 +204,7 @@ public struct MonitorState: Sendable {
                 accuracy: accuracy, into: &events)
         }
         if selection != nil { refreshSelectionIfDue(device: device, row: row, latitude: latitude, longitude: longitude, time: time, into: &events) }
+        visits?.observe(device: device, row: row, latitude: latitude, longitude: longitude, time: time.microseconds, into: &events)
         return true
     }
 

@@ -3,7 +3,9 @@ import GeofenceKit
 extension ProfileComparison {
     /// This comparison as one JSON object on one line, keys in a fixed order:
     /// `{"profile":…,"baseline":…,"matchWindowSeconds":…,"enter":T,"exit":T,"dwell":T,"total":T,`
-    /// `"state":{"baseline":…,"profile":…},"failed":{"baseline":…,"profile":…,"byCode":[{"code":…,"baseline":…,"profile":…}]}}`
+    /// `"state":{"baseline":…,"profile":…},"failed":{"baseline":…,"profile":…,"byCode":[{"code":…,"baseline":…,"profile":…}]},`
+    /// `"visit":{"baseline":…,"profile":…},"delivery":{"events":…,"delaySeconds":{…}}}` (`delivery`: the profile's
+    /// own delivery delays, `time − detectedAt`)
     /// where T is `{"baseline":…,"profile":…,"matched":…,"missed":…,"added":…,"delayed":…,"early":…,`
     /// `"delaySeconds":{"mean":…,"min":…,"p50":…,"p90":…,"p99":…,"max":…}}` (delays `null` when nothing matched).
     public var json: String { jsonObject + "\n" }
@@ -20,6 +22,12 @@ extension ProfileComparison {
         func number(_ value: Double?) -> String {
             guard let value, value.isFinite else { return "null" }
             return Self.number(value)
+        }
+        func delays(_ d: Delays) -> String {
+            object([
+                ("mean", number(d.mean)), ("min", number(d.min)), ("p50", number(d.p50)),
+                ("p90", number(d.p90)), ("p99", number(d.p99)), ("max", number(d.max)),
+            ])
         }
         func tally(_ t: Tally) -> String {
             let d = t.delays
@@ -54,6 +62,8 @@ extension ProfileComparison {
                 ("profile", String(failed.profile)),
                 ("byCode", "[" + codes.joined(separator: ",") + "]"),
             ])),
+            ("visit", object([("baseline", String(visit.baseline)), ("profile", String(visit.profile))])),
+            ("delivery", object([("events", String(deliveredLate)), ("delaySeconds", delays(delivery))])),
         ])
     }
 

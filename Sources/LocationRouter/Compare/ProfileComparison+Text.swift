@@ -14,7 +14,8 @@ extension ProfileComparison {
         let window = windows.count == 1 ? "match window \(plain(first.matchWindow)) s" : "match windows vary"
         var text = "Profiles vs \(base) (\(window)): missed = \(base) reported it, the profile did not; "
         text += "added = the profile reported it, \(base) did not; delayed/early = matched, reported later/earlier "
-        text += "than \(base); delay = profile − \(base), in seconds.\n"
+        text += "than \(base); delay = profile − \(base), in seconds; delivery = the profile's delivery delays "
+        text += "(time − detectedAt).\n"
 
         let header = ["profile", "kind", base, "profile", "matched", "missed", "added", "delayed", "early",
                       "p50", "p90", "p99", "max", "mean"]
@@ -33,6 +34,15 @@ extension ProfileComparison {
             }
             row("state", [thousands(comparison.state.baseline), thousands(comparison.state.profile)])
             row("failed", [thousands(comparison.failed.baseline), thousands(comparison.failed.profile)])
+            if comparison.visit.baseline + comparison.visit.profile > 0 {
+                row("visit", [thousands(comparison.visit.baseline), thousands(comparison.visit.profile)])
+            }
+            if comparison.deliveredLate > 0 {
+                // The profile's own delivery delays (detectedAt → time), part of the delays above.
+                let d = comparison.delivery
+                row("delivery", ["", thousands(comparison.deliveredLate), "", "", "", "", ""]
+                    + [d.p50, d.p90, d.p99, d.max, d.mean].map { $0.map(plain) ?? "–" })
+            }
             if comparison.failedByCode.count > 1 || comparison.failedByCode.first.map({ $0.code != 0 }) ?? false {
                 for code in comparison.failedByCode {
                     row("  code \(code.code)", [thousands(code.baseline), thousands(code.profile)])

@@ -99,6 +99,12 @@ public struct ProfileComparison: Sendable, Equatable {
     public var total = Tally()
     public var state = Counts()
     public var failed = Counts()
+    public var visit = Counts()
+    /// The profile's delivery delays (``DeliveryDelay``): `time − detectedAt` over its events that carry
+    /// `detectedAt`, in seconds; all `nil` when its events are delivered at once.
+    public var delivery = Delays()
+    /// How many of the profile's events were delivered late (carry `detectedAt`).
+    public var deliveredLate = 0
     /// `failed` events by platform error code, ascending codes.
     public var failedByCode: [FailedCode] = []
 
@@ -120,7 +126,7 @@ public struct ProfileComparison: Sendable, Equatable {
         case .enter: enter
         case .exit: exit
         case .dwell: dwell
-        case .state, .failed: nil
+        case .state, .failed, .visit: nil
         }
     }
 
@@ -156,6 +162,9 @@ public struct ProfileComparison: Sendable, Equatable {
         total.delays = Delays(sortedMicroseconds: allDelays)
 
         state = Counts(baseline: base.states, profile: other.states)
+        visit = Counts(baseline: base.visits, profile: other.visits)
+        deliveredLate = other.deliveryDelays.count
+        delivery = Delays(sortedMicroseconds: other.deliveryDelays.sorted())
         failed = Counts(baseline: base.failedByCode.values.reduce(0, +), profile: other.failedByCode.values.reduce(0, +))
         let codes = Set(base.failedByCode.keys).union(other.failedByCode.keys).sorted()
         failedByCode = codes.map { FailedCode(code: $0, baseline: base.failedByCode[$0] ?? 0, profile: other.failedByCode[$0] ?? 0) }
@@ -188,14 +197,19 @@ public struct ProfileComparison: Sendable, Equatable {
     private struct Split {
         var transitions: [[Entry]] = Array(repeating: [], count: EventKind.allCases.count)
         var states = 0
+        var visits = 0
         var failedByCode: [Int32: Int] = [:]
+        /// `time − detectedAt` of the events delivered late, in microseconds.
+        var deliveryDelays: [Int64] = []
 
         init(_ events: [GeofenceEvent]) {
             for event in events {
+                if let detected = event.detectedAt { deliveryDelays.append(event.time.microseconds - detected.microseconds) }
                 switch event.kind {
                 case .enter, .exit, .dwell: transitions[event.kind.rawValue].append(Entry(event))
                 case .state: states += 1
                 case .failed: failedByCode[event.code, default: 0] += 1
+                case .visit: visits += 1
                 }
             }
             for kind in ProfileComparison.matchedKinds {

@@ -70,6 +70,11 @@ public struct EventEncoder: Sendable {
         case .registry:
             line.write(cachedName(event.device, in: &deviceCache) { deviceNames.name(of: $0) }, flushingInto: &output)
         }
+        if event.kind == .visit {
+            line.flush(into: &output)
+            encodeVisit(event, into: &output)
+            return
+        }
         line.write(#","region":"#, flushingInto: &output)
         switch regionNames {
         case .generated(let perDevice):
@@ -94,6 +99,10 @@ public struct EventEncoder: Sendable {
             line.write(Array(String(event.code).utf8), flushingInto: &output)
             line.write(#","reason":""#, flushingInto: &output)
             line.write(Array((event.failure?.description ?? "unknown").utf8), flushingInto: &output)
+            if let condition = event.condition {
+                line.write(#"","state":""#, flushingInto: &output)
+                line.write(Array(condition.description.utf8), flushingInto: &output)
+            }
             line.write(#"","time":""#, flushingInto: &output)
             line.write(event.time, flushingInto: &output)
             line.write(#"","seq":"#, flushingInto: &output)
@@ -102,11 +111,20 @@ public struct EventEncoder: Sendable {
             return
         case .state:
             line.write(event.inside ? #","inside":true"# : #","inside":false"#, flushingInto: &output)
-        case .enter, .exit, .dwell:
+        case .enter, .exit, .dwell, .visit:
             break
+        }
+        if let condition = event.condition {
+            line.write(#","state":""#, flushingInto: &output)
+            line.write(Array(condition.description.utf8), flushingInto: &output)
+            line.write(byte: UInt8(ascii: "\""), flushingInto: &output)
         }
         line.write(#","time":""#, flushingInto: &output)
         line.write(event.time, flushingInto: &output)
+        if let detected = event.detectedAt {
+            line.write(#"","detectedAt":""#, flushingInto: &output)
+            line.write(detected, flushingInto: &output)
+        }
         line.write(#"","lat":"#, flushingInto: &output)
         line.write(event.latitude, flushingInto: &output)
         line.write(#","lon":"#, flushingInto: &output)
@@ -118,6 +136,59 @@ public struct EventEncoder: Sendable {
 
     /// The `event` values, by ``EventKind`` raw value (raw values are 0, 1, 2, … in `allCases` order).
     private static let kindNames: [[UInt8]] = EventKind.allCases.map { Array($0.description.utf8) }
+
+    /// The rest of a `visit` event after its device: `"event":"visit","visit":"arrival"|"departure"`, the time,
+    /// `arrival` (when the stay began), for a departure `duration` (seconds), the place's position and `seq`.
+    private mutating func encodeVisit(_ event: GeofenceEvent, into output: inout [UInt8]) {
+        output.append(contentsOf: #","event":"visit","visit":""#.utf8)
+        output.append(contentsOf: (event.visit ?? .arrival).description.utf8)
+        output.append(contentsOf: #"","time":""#.utf8)
+        event.time.appendISO8601(to: &output)
+        output.append(UInt8(ascii: "\""))
+        if let arrival = event.arrival {
+            output.append(contentsOf: #","arrival":""#.utf8)
+            arrival.appendISO8601(to: &output)
+            output.append(UInt8(ascii: "\""))
+            if event.visit == .departure {
+                output.append(contentsOf: #","duration":"#.utf8)
+                let seconds = Double(event.time.microseconds - arrival.microseconds) / 1e6
+                output.append(contentsOf: Self.seconds(seconds).utf8)
+            }
+        }
+        output.append(contentsOf: #","lat":"#.utf8)
+        output.append(contentsOf: event.latitude.description.utf8)
+        output.append(contentsOf: #","lon":"#.utf8)
+        output.append(contentsOf: event.longitude.description.utf8)
+        output.append(contentsOf: #","seq":"#.utf8)
+        Self.appendDecimal(Int(nextSequence(of: event.device)), to: &output)
+        output.append(contentsOf: "}\n".utf8)
+    }
+
+    /// Seconds as a JSON number: whole seconds without a fraction, otherwise up to the microsecond.
+    static func seconds(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String((value * 1e6).rounded() / 1e6)
+    }
+
+    /// Appends the decimal digits of a non-negative number (no allocation).
+    static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
+        guard value > 0 else {
+            output.append(UInt8(ascii: "0"))
+            return
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while rest > 0 {
+                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            }
+            for i in stride(from: count - 1, through: 0, by: -1) { output.append(buffer[i]) }
+        }
+    }
 
     private func cachedName(_ index: Int32, in cache: inout [[UInt8]?], name: (Int32) -> String) -> [UInt8] {
         let i = Int(index)

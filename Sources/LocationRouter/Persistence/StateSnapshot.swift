@@ -20,6 +20,8 @@ public struct StateSnapshot: Sendable, Equatable {
             public var inside: Bool
             public var pendingSince: Int64?
             public var dwellDue: Int64?
+            /// A polygon monitored through its enclosing circle: whether the app has the device inside the polygon.
+            public var appInside: Bool?
         }
 
         public var name: String
@@ -30,11 +32,14 @@ public struct StateSnapshot: Sendable, Equatable {
         public var failed: [String]
         /// The device's last event `seq` (0: none yet).
         public var seq: UInt64 = 0
+        /// With delivery delays: when its latest delayed event is delivered (microseconds).
+        public var deliveredUntil: Int64?
 
         public init(
             name: String, time: Int64, latitude: Double, longitude: Double, regions: [Region], failed: [String],
-            seq: UInt64 = 0
+            seq: UInt64 = 0, deliveredUntil: Int64? = nil
         ) {
+            self.deliveredUntil = deliveredUntil
             self.name = name
             self.time = time
             self.latitude = latitude
@@ -80,12 +85,14 @@ public struct StateSnapshot: Sendable, Equatable {
             let regions = device.regions.map { region in
                 "{\"id\":\(EventEncoder.jsonLiteral(region.id)),\"inside\":\(region.inside)"
                     + (region.pendingSince.map { ",\"pendingSince\":\($0)" } ?? "")
-                    + (region.dwellDue.map { ",\"dwellDue\":\($0)" } ?? "") + "}"
+                    + (region.dwellDue.map { ",\"dwellDue\":\($0)" } ?? "")
+                    + (region.appInside.map { ",\"appInside\":\($0)" } ?? "") + "}"
             }
             text += "{\"device\":\(EventEncoder.jsonLiteral(device.name)),\"time\":\(device.time),"
             text += "\"lat\":\(device.latitude),\"lon\":\(device.longitude),"
             text += "\"regions\":[\(regions.joined(separator: ","))],"
             text += "\"failed\":[\(device.failed.map(EventEncoder.jsonLiteral).joined(separator: ","))]"
+            if let delivered = device.deliveredUntil { text += ",\"deliveredUntil\":\(delivered)" }
             text += device.seq > 0 ? ",\"seq\":\(device.seq)}\n" : "}\n"
         }
         text += "{\"end\":true,\"devices\":\(devices.count)}\n"
@@ -175,17 +182,19 @@ public struct StateSnapshot: Sendable, Equatable {
             let inside = try region.requiredValue("inside").bool(path: region.path(of: "inside"))
             let pending = try region.integer("pendingSince").map(Int64.init)
             let dwell = try region.integer("dwellDue").map(Int64.init)
+            let appInside = try region.bool("appInside")
             try region.finish()
-            regions.append(Device.Region(id: id, inside: inside, pendingSince: pending, dwellDue: dwell))
+            regions.append(Device.Region(id: id, inside: inside, pendingSince: pending, dwellDue: dwell, appInside: appInside))
         }
         var failed: [String] = []
         for (index, entry) in (try reader.array("failed") ?? []).enumerated() {
             failed.append(try entry.string(path: JSONValue.path("failed", index: index)))
         }
         let seq = try reader.integer("seq") ?? 0
+        let deliveredUntil = try reader.integer("deliveredUntil").map(Int64.init)
         try reader.finish()
         return Device(
             name: name, time: Int64(time), latitude: latitude, longitude: longitude, regions: regions, failed: failed,
-            seq: UInt64(max(0, seq)))
+            seq: UInt64(max(0, seq)), deliveredUntil: deliveredUntil)
     }
 }

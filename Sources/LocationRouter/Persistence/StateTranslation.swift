@@ -39,9 +39,11 @@ struct StateTranslation: Sendable {
             name: deviceNames.name(of: state.device), time: state.time, latitude: state.latitude,
             longitude: state.longitude,
             regions: state.regions.map {
-                .init(id: regionNames.name(of: $0.region), inside: $0.inside, pendingSince: $0.pendingSince, dwellDue: $0.dwellDue)
+                .init(
+                    id: regionNames.name(of: $0.region), inside: $0.inside, pendingSince: $0.pendingSince,
+                    dwellDue: $0.dwellDue, appInside: $0.appInside)
             },
-            failed: state.failed.map { regionNames.name(of: $0) }, seq: seq)
+            failed: state.failed.map { regionNames.name(of: $0) }, seq: seq, deliveredUntil: state.deliveredUntil)
     }
 
     /// The snapshot of `devices` with their last event numbers.
@@ -69,10 +71,12 @@ struct StateTranslation: Sendable {
                 device: device, time: saved.time, latitude: saved.latitude, longitude: saved.longitude,
                 regions: saved.regions.compactMap { region in
                     region.id.isEmpty ? nil : self.region(named: region.id).map {
-                        DeviceState.Region(region: $0, inside: region.inside, pendingSince: region.pendingSince, dwellDue: region.dwellDue)
+                        DeviceState.Region(
+                            region: $0, inside: region.inside, pendingSince: region.pendingSince,
+                            dwellDue: region.dwellDue, appInside: region.appInside)
                     }
                 },
-                failed: saved.failed.compactMap { self.region(named: $0) })
+                failed: saved.failed.compactMap { self.region(named: $0) }, deliveredUntil: saved.deliveredUntil)
         }
     }
 }

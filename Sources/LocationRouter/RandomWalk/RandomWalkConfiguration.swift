@@ -21,6 +21,8 @@ public struct RandomWalkConfiguration: Sendable, Equatable {
     public var regions: GeneratedRegionsConfiguration
     /// A shared catalog generated over the area instead of regions per device (`regions.catalog`).
     public var catalog: GeneratedCatalogConfiguration? = nil
+    /// Seeded stops (`source.stops`), so that devices visit places; `nil`: devices never stop.
+    public var stops: RandomWalkStops?
 
     public init(
         devices: Int = 10_000, center: Coordinate = Coordinate(unchecked: 25.0330, 121.5654),
@@ -55,5 +57,20 @@ public struct GeneratedRegionsConfiguration: Sendable, Equatable {
         self.perDevice = perDevice
         self.radius = radius
         self.maxDistance = maxDistance
+    }
+}
+
+/// When random-walk devices stand still: each device alternates moving and stopped periods of exponentially
+/// distributed lengths, stopped `share` of the time on average with stops of `meanLength` seconds on average
+/// (moving periods then average `meanLength × (1 − share) / share`). A stopped device keeps reporting its position.
+public struct RandomWalkStops: Sendable, Equatable {
+    /// The share of time stopped, 0…1.
+    public var share: Double
+    /// The mean length of a stop, in seconds.
+    public var meanLength: Double
+
+    public init(share: Double = 0.3, meanLength: Double = 900) {
+        self.share = share
+        self.meanLength = meanLength
     }
 }

@@ -16,6 +16,8 @@ public struct RandomWalkLane: Sendable {
     private var heading: [Double] = []
     private var stepLength: [Double] = []
     private var rng: [SplitMix64] = []
+    /// With stops: each device's stop schedule (empty otherwise).
+    private var stops: [StopSchedule] = []
     /// The first step of the current block, the device being walked through it, and its next step.
     private var blockStart = 0
     private var cursor = 0
@@ -47,6 +49,7 @@ public struct RandomWalkLane: Sendable {
             heading.append(start.heading)
             stepLength.append(start.speed * configuration.interval)
             rng.append(plan.walkGenerator(ofDevice: device))
+            if let schedule = plan.stopSchedule(ofDevice: device) { stops.append(schedule) }
         }
     }
 
@@ -77,7 +80,7 @@ public struct RandomWalkLane: Sendable {
                 if limit != .max && pacingTime.microseconds > limit { break }
                 let i = cursor
                 while step < blockEnd && batch.count < capacity {
-                    if step > 0 { advance(i, towards: center) }
+                    if step > 0 && (stops.isEmpty || !stops[i].isStopped(atStep: step)) { advance(i, towards: center) }
                     let time = configuration.start.adding(seconds: Double(step) * configuration.interval)
                     if !batch.append(
                         device: devices[i], latitude: latitude[i], longitude: longitude[i], time: time, through: &filter)

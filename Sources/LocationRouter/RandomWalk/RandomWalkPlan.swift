@@ -43,6 +43,14 @@ public struct RandomWalkPlan: Sendable {
         SplitMix64(seed: seed, stream: UInt64(device), purpose: .walkSteps)
     }
 
+    /// The device's stops, when the walk has them (``RandomWalkStops``).
+    func stopSchedule(ofDevice device: Int32) -> StopSchedule? {
+        guard let stops = configuration.stops, stops.share > 0 else { return nil }
+        return StopSchedule(
+            stops: stops, interval: configuration.interval,
+            rng: SplitMix64(seed: seed, stream: UInt64(device), purpose: .walkStops))
+    }
+
     /// The regions a device monitors: `perDevice` circles near its start (see ``GeneratedRegions``).
     public func regions(ofDevice device: Int32) -> [MonitoredRegion] {
         let start = start(ofDevice: device)

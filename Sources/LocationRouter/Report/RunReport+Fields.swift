@@ -30,7 +30,9 @@ extension RunReport {
         },
         Field.measure("eventsPerSecond") { $0.eventsPerSecond.rounded() },
         Field.counts("events", EventKind.allCases.map(\.description)) { $0.events }.summarized(50, "events") { r, _ in
-            let kinds = EventKind.allCases.map { "\($0) \(grouped(r.events[$0.description] ?? 0))" }
+            // `visit` only when there are visits (`--visits`), so other runs' summaries read as before.
+            let kinds = EventKind.allCases.filter { $0 != .visit || (r.events[$0.description] ?? 0) > 0 }
+                .map { "\($0) \(grouped(r.events[$0.description] ?? 0))" }
             return "\(grouped(r.eventsEmitted))  " + kinds.joined(separator: " · ")
         },
         Field.counts("failed", FailureReason.allCases.map(\.description)) { $0.failures }.summarized(70, "failed") { r, _ in

@@ -13,6 +13,7 @@ extension RunReport {
         },
         selectionField,
         coverageField,
+        deliveryField,
         scoreField,
         targetField,
         Field("thresholds") { r in r.thresholds.map { "[" + $0.map(\.json).joined(separator: ",") + "]" } },
@@ -52,6 +53,38 @@ extension RunReport {
                 + "\(SummaryFormat.grouped(webhook.deadLettered)) dead-lettered"
             if webhook.lost > 0 { line += ", \(SummaryFormat.grouped(webhook.lost)) LOST" }
             return line
+        }
+    }()
+
+    /// `delivery.delayed`, `delivery.heldBack`, `delivery.delaySeconds.p50`, …: only when events were delivered late.
+    private static let deliveryField: ReportField = {
+        let quantiles = DeliveryStatistics.quantiles
+        var field = Field("delivery") { r in
+            r.delivery.map { delivery in
+                Field.object([
+                    ("delayed", String(delivery.delayed)), ("heldBack", String(delivery.heldBack)),
+                    ("delaySeconds", Field.object(quantiles.map { ($0.name, delivery.seconds($0.fraction).map(Field.number) ?? "null") })),
+                ])
+            }
+        }
+        field.metrics = [("delivery", ["delayed", "heldBack"]), ("delivery.delaySeconds", quantiles.map(\.name))]
+        field.value = { r, path in
+            guard let delivery = r.delivery else { return nil }
+            switch path {
+            case "delivery.delayed": return Double(delivery.delayed)
+            case "delivery.heldBack": return Double(delivery.heldBack)
+            default:
+                let name = path.dropFirst("delivery.delaySeconds.".count)
+                return quantiles.first { $0.name == name }.flatMap { delivery.seconds($0.fraction) }
+            }
+        }
+        return field.summarized(65, "delivery") { r, _ in
+            guard let delivery = r.delivery else { return nil }
+            let seconds = quantiles.filter { ["p50", "p95", "max"].contains($0.name) }.map { quantile in
+                "\(quantile.name) \(delivery.seconds(quantile.fraction).map(format3) ?? "–") s"
+            }
+            return seconds.joined(separator: " · ")
+                + " (\(SummaryFormat.grouped(delivery.delayed)) delayed, \(SummaryFormat.grouped(delivery.heldBack)) held back)"
         }
     }()
 

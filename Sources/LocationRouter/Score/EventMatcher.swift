@@ -92,6 +92,16 @@ public struct EventMatcher: Sendable {
             if key.kind == .enter { score.enter.add(tally) } else { score.exit.add(tally) }
         }
         score.latency = EventScore.Latency(sortedMicroseconds: delays.sorted())
+        var delivery: [Int64] = [], detection: [Int64] = []
+        for (t, e) in pairs {
+            guard let decided = events[e].detectedAt else { continue }
+            delivery.append(events[e].time.microseconds - decided.microseconds)
+            detection.append(decided.microseconds - truth[t].time.microseconds)
+        }
+        if !delivery.isEmpty {
+            score.delivery = EventScore.Latency(sortedMicroseconds: delivery.sorted())
+            score.detection = EventScore.Latency(sortedMicroseconds: detection.sorted())
+        }
         score.firstMissed = Self.first(missed)
         score.firstSpurious = Self.first(spurious)
         return (score, pairs)

@@ -10,9 +10,16 @@ extension EventScore {
                 + "\"duplicates\":\(t.duplicates)"
         }
         let latency = self.latency.named.map { "\"\($0.name)\":\($0.value.map(Self.ratio) ?? "null")" }
+        // Only when events were delivered late, so scores of instant events keep their bytes.
+        func delays(_ key: String, _ latency: Latency?) -> String {
+            guard let latency else { return "" }
+            let values = latency.named.map { "\"\($0.name)\":\($0.value.map(Self.ratio) ?? "null")" }
+            return "\"\(key)\":{\(values.joined(separator: ","))},"
+        }
         return "{" + tally(total) + ",\"ignored\":\(ignored),\"toleranceSeconds\":\(format3(tolerance)),"
             + "\"byKind\":{\"enter\":{\(tally(enter))},\"exit\":{\(tally(exit))}},"
             + "\"latencySeconds\":{\(latency.joined(separator: ","))},"
+            + delays("deliverySeconds", delivery) + delays("detectionSeconds", detection)
             + "\"firstMissed\":[\(firstMissed.map(\.json).joined(separator: ","))],"
             + "\"firstSpurious\":[\(firstSpurious.map(\.json).joined(separator: ","))]}"
     }
@@ -38,6 +45,11 @@ extension EventScore {
         if ignored > 0 { text += "ignored (dwell, state, failed and other kinds): \(ignored)\n" }
         let quantiles = latency.named.map { "\($0.name) \($0.value.map { Self.ratio($0) + " s" } ?? "–")" }
         text += "latency (event − truth): " + quantiles.joined(separator: ", ") + "\n"
+        for (title, latency) in [("delivery (event − detectedAt)", delivery), ("detection (detectedAt − truth)", detection)] {
+            guard let latency else { continue }
+            text += title + ": " + latency.named.map { "\($0.name) \($0.value.map { Self.ratio($0) + " s" } ?? "–")" }
+                .joined(separator: ", ") + "\n"
+        }
         for (title, list, count) in [("missed", firstMissed, total.missed), ("spurious", firstSpurious, total.spurious)]
         where !list.isEmpty {
             text += "first \(list.count) of \(count) \(title):\n"

@@ -72,6 +72,10 @@ public struct EventScore: Sendable, Equatable {
     /// Events read but not scored (`dwell`, `state`, `failed`, unknown kinds).
     public var ignored = 0
     public var latency = Latency()
+    /// Over matched events delivered late (that carry `detectedAt`): their delivery delay (event − detectedAt) and
+    /// how late the platform decided them (detectedAt − truth); `nil` when no matched event carries `detectedAt`.
+    public var delivery: Latency?
+    public var detection: Latency?
     /// The earliest missed truth events and spurious events, at most ``EventMatcher/listed`` of each.
     public var firstMissed: [ScoredEvent] = []
     public var firstSpurious: [ScoredEvent] = []
@@ -84,8 +88,10 @@ public struct EventScore: Sendable, Equatable {
     /// `byKind.enter.missed`, …
     public static let metricPaths: [String] = {
         let counts = ["truth", "events", "matched", "recall", "precision", "missed", "spurious", "duplicates"]
-        return counts + ["ignored"] + ["p50", "p90", "p95", "p99", "max", "mean"].map { "latencySeconds." + $0 }
+        let quantiles = ["p50", "p90", "p95", "p99", "max", "mean"]
+        return counts + ["ignored"] + quantiles.map { "latencySeconds." + $0 }
             + ["enter", "exit"].flatMap { kind in counts.map { "byKind.\(kind).\($0)" } }
+            + quantiles.map { "deliverySeconds." + $0 } + quantiles.map { "detectionSeconds." + $0 }
     }()
 
     /// The value at a path of ``metricPaths``, unrounded; `nil` for an unknown path or a latency without matches.
@@ -96,6 +102,8 @@ public struct EventScore: Sendable, Equatable {
         if parts.count == 2 {
             switch parts[0] {
             case "latencySeconds": return latency.named.first { $0.name == parts[1] }?.value ?? nil
+            case "deliverySeconds": return delivery?.named.first { $0.name == parts[1] }?.value ?? nil
+            case "detectionSeconds": return detection?.named.first { $0.name == parts[1] }?.value ?? nil
             case "enter": return Self.value(of: enter, parts[1])
             case "exit": return Self.value(of: exit, parts[1])
             default: return nil

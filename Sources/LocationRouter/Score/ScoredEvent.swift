@@ -8,12 +8,15 @@ public struct ScoredEvent: Sendable, Hashable {
     public var region: String
     public var kind: EventKind
     public var time: Timestamp
+    /// When the platform decided the event, for an event delivered late (the events' `detectedAt`).
+    public var detectedAt: Timestamp?
 
-    public init(device: String, region: String, kind: EventKind, time: Timestamp) {
+    public init(device: String, region: String, kind: EventKind, time: Timestamp, detectedAt: Timestamp? = nil) {
         self.device = device
         self.region = region
         self.kind = kind
         self.time = time
+        self.detectedAt = detectedAt
     }
 
     /// `{"device":…,"region":…,"event":…,"time":…}`, as in the NDJSON events.
@@ -40,21 +43,29 @@ public struct ScoredEvent: Sendable, Hashable {
         device = try Self.name(object, "device")
         region = try Self.name(object, "region")
         guard let time = object["time"] else { throw object.error("missing", path: "time") }
-        switch time.kind {
+        self.time = try Self.timestamp(time, path: "time")
+        if let detected = object["detectedAt"], detected.kind != .null {
+            detectedAt = try Self.timestamp(detected, path: "detectedAt")
+        }
+    }
+
+    /// An ISO-8601 string or Unix seconds.
+    private static func timestamp(_ value: JSONValue, path: String) throws(InputError) -> Timestamp {
+        switch value.kind {
         case .string(let text):
             do throws(InputError) {
-                self.time = try Timestamp.parseISO8601(text)
+                return try Timestamp.parseISO8601(text)
             } catch {
-                throw time.error(error.message, path: "time")
+                throw value.error(error.message, path: path)
             }
         case .number(_, let text):
             do throws(InputError) {
-                self.time = try Timestamp.parseUnixSeconds(text)
+                return try Timestamp.parseUnixSeconds(text)
             } catch {
-                throw time.error(error.message, path: "time")
+                throw value.error(error.message, path: path)
             }
         default:
-            throw time.error("expected an ISO-8601 string or Unix seconds, found \(time.typeDescription)", path: "time")
+            throw value.error("expected an ISO-8601 string or Unix seconds, found \(value.typeDescription)", path: path)
         }
     }
 

@@ -9,18 +9,19 @@ extension RunOption {
             "--profile", "<name>", key: "profile",
             .text(Scenario.profiles.joined(separator: ", "), message: "must be one of \(Scenario.profiles.joined(separator: ", "))") {
                 Scenario.profiles.contains($0) ? $0 : nil
-            }, help: ["Monitoring profile: exact | ios | android."]
+            }, help: ["Monitoring profile: exact | ios | android | clmonitor."]
         ) { $0.profile = $1 },
         .value(nil, nil, key: "monitor.slots", .integer(1...10_000), help: []) { $0.monitor.slots = $1 },
         .value(
             "--initial-trigger", "<t>", key: "monitor.initialTrigger",
             .text(
-                "none, or state, enter, dwell joined by commas",
-                message: "must be none, or state, enter and dwell joined by commas (\"enter,dwell\")"
+                "none, or state, enter, dwell, exit joined by commas",
+                message: "must be none, or state, enter, dwell and exit joined by commas (\"enter,dwell\")"
             ) { InitialTriggers(text: $0) },
             help: [
                 "What a region registered while inside reports: none, or state, enter,",
-                "dwell joined by commas (default: the profile's).",
+                "dwell, exit joined by commas (default: the profile's; exit: Android's",
+                "INITIAL_TRIGGER_EXIT, for the regions the device is outside).",
             ]
         ) { $0.monitor.initialTriggers = $1 },
         .value(nil, nil, key: "monitor.failureCode", .integer(-1_000_000...1_000_000), help: []) {

@@ -5,7 +5,7 @@ import LocationRouter
 extension RunOption {
     /// Every option of `run`, in the help page's order. The command line applies them in this order (so
     /// `--no-events` wins over `--events`), and config.json reads its keys in this order.
-    static let all: [RunOption] = [configFile] + input + monitoring + catalog + outputs + execution
+    static let all: [RunOption] = [configFile] + input + monitoring + platform + catalog + outputs + execution
 
     /// `--config`: read by ``RunCommand`` before every other option.
     static let configFile = RunOption.handledByCommand(
