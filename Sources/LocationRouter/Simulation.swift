@@ -7,7 +7,8 @@ import GeofenceKit
 ///        (BoundedChannel per shard)          (one BoundedChannel)
 /// ```
 /// Every hop is a ``BoundedChannel``: a full one holds its senders back, so a slow sink slows the source. Every
-/// stage, the periodic snapshot timer and the back-pressure sampler are child tasks of the run, and end with it.
+/// stage, the periodic snapshot timer, the back-pressure sampler and the sink's own background work
+/// (``EventSink/run()``: a webhook's delivery workers) are child tasks of the run, and end with it.
 public struct Simulation: Sendable {
     public var configuration: SimulationConfiguration
     /// Where events go; `nil` counts them without writing them anywhere.
@@ -125,51 +126,53 @@ public struct Simulation: Sendable {
         var sourceSummary = SourceSummary()
         var shardSummaries: [ShardSummary] = []
         var dispatchSummary = DispatchSummary()
-        try await withThrowingTaskGroup(of: StageResult?.self) { group in
-            group.addTask {
-                .dispatcher(try await dispatcher.run(events, checkpointsAtEnd: statePath != nil))
-            }
-            if let cut {
-                // Periodic snapshots: a cut through every shard's input, completed by the dispatcher (SnapshotCut).
-                group.addTask { [snapshotInterval, clock] in
-                    while !Task.isCancelled {
-                        _ = await clock.sleep(seconds: snapshotInterval)
-                        guard !Task.isCancelled, cut.begin() else { continue }
-                        var cutBatch = LocationBatch()
-                        cutBatch.isSnapshotCut = true
-                        for input in inputs { input.sendWithoutCredit(cutBatch) }
-                    }
-                    return nil
+        try await Self.running(sink) {
+            try await withThrowingTaskGroup(of: StageResult?.self) { group in
+                group.addTask {
+                    .dispatcher(try await dispatcher.run(events, checkpointsAtEnd: statePath != nil))
                 }
-            }
-            group.addTask { .waits(await Self.sampleWaits(of: channels, started: started)) }
-            group.addTask {
-                defer { events.finish() }
-                return .monitors(
-                    try await withThrowingTaskGroup(of: ShardSummary.self) { shards in
-                        for (shard, monitor) in monitors.enumerated() {
-                            shards.addTask {
-                                try await monitor.run(inputs[shard], output: events)
-                            }
+                if let cut {
+                    // Periodic snapshots: a cut through every shard's input, completed by the dispatcher (SnapshotCut).
+                    group.addTask { [snapshotInterval, clock] in
+                        while !Task.isCancelled {
+                            _ = await clock.sleep(seconds: snapshotInterval)
+                            guard !Task.isCancelled, cut.begin() else { continue }
+                            var cutBatch = LocationBatch()
+                            cutBatch.isSnapshotCut = true
+                            for input in inputs { input.sendWithoutCredit(cutBatch) }
                         }
-                        return try await shards.reduce(into: []) { $0.append($1) }
-                    })
-            }
-            group.addTask { .source(try await source.run()) }
-            var stagesLeft = 3
-            for try await result in group {
-                switch result {
-                case .source(let summary)?: sourceSummary = summary
-                case .monitors(let summaries)?: shardSummaries = summaries
-                case .dispatcher(let summary)?: dispatchSummary = summary
-                case .waits(let recorder)?:
-                    waits = recorder
-                    continue
-                case nil: continue
+                        return nil
+                    }
                 }
-                stagesLeft -= 1
-                // The pipeline has drained: the snapshot timer and the sampler go too, before the final snapshot.
-                if stagesLeft == 0 { group.cancelAll() }
+                group.addTask { .waits(await Self.sampleWaits(of: channels, started: started)) }
+                group.addTask {
+                    defer { events.finish() }
+                    return .monitors(
+                        try await withThrowingTaskGroup(of: ShardSummary.self) { shards in
+                            for (shard, monitor) in monitors.enumerated() {
+                                shards.addTask {
+                                    try await monitor.run(inputs[shard], output: events)
+                                }
+                            }
+                            return try await shards.reduce(into: []) { $0.append($1) }
+                        })
+                }
+                group.addTask { .source(try await source.run()) }
+                var stagesLeft = 3
+                for try await result in group {
+                    switch result {
+                    case .source(let summary)?: sourceSummary = summary
+                    case .monitors(let summaries)?: shardSummaries = summaries
+                    case .dispatcher(let summary)?: dispatchSummary = summary
+                    case .waits(let recorder)?:
+                        waits = recorder
+                        continue
+                    case nil: continue
+                    }
+                    stagesLeft -= 1
+                    // The pipeline has drained: the snapshot timer and the sampler go too, before the final snapshot.
+                    if stagesLeft == 0 { group.cancelAll() }
+                }
             }
         }
 

@@ -14,10 +14,16 @@ public protocol EventSink: Sendable {
     /// Makes every byte written so far durable and returns how many bytes the events file holds, for a state
     /// snapshot to record; `nil` when the sink has no such file (standard output, a webhook).
     func checkpoint() async throws -> Int64?
+    /// Does the sink's background work (a webhook's delivery workers and timers) and returns once the sink is
+    /// closed and drained; a sink with none returns at once. Whoever writes to the sink runs this as a child
+    /// task beside the writers, as swift-service-lifecycle runs a service: ``Simulation`` runs it beside the
+    /// pipeline's stages, and `close()` waits for it.
+    func run() async
 }
 
 extension EventSink {
     public func checkpoint() async throws -> Int64? { nil }
+    public func run() async {}
 }
 
 /// An error writing events, naming the destination: the CLI exits 74 on it.
