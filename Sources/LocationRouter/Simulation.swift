@@ -105,13 +105,15 @@ public struct Simulation: Sendable {
                 state: state, progress: progress, shard: shard, sendsFinalState: snapshotsDuringRun,
                 recorder: RunRecorder(started: started, seed: configuration.seed), coverage: coverage)
         }
-        let save: @Sendable ([DeviceState], [(device: Int32, seq: UInt64)], Int64?) throws -> Void = {
+        // Snapshots are written (and `fsync`ed) on a thread of their own, not on the cooperative pool.
+        let snapshotWriter = statePath.map { _ in WriterThread(name: "location-router snapshot writer") }
+        let save: @Sendable ([DeviceState], [(device: Int32, seq: UInt64)], Int64?) async throws -> Void = {
             [statePath, eventsPath, profile = configuration.profile] devices, sequences, bytes in
-            guard let statePath else { return }
+            guard let statePath, let snapshotWriter else { return }
             var events: StateSnapshot.EventsFile?
             if let eventsPath, let bytes { events = StateSnapshot.EventsFile(path: eventsPath, bytes: bytes) }
-            try StateFile.write(
-                translation.snapshot(profile: profile, devices: devices, sequences: sequences, events: events), to: statePath)
+            let snapshot = translation.snapshot(profile: profile, devices: devices, sequences: sequences, events: events)
+            try await snapshotWriter.perform { Result { try StateFile.write(snapshot, to: statePath) } }.get()
         }
         let cut = snapshotsDuringRun ? SnapshotCut() : nil
         let dispatcher = NotificationDispatcher(
@@ -119,7 +121,7 @@ public struct Simulation: Sendable {
             encoder: EventEncoder(
                 deviceNames: wiring.deviceNames, regionNames: wiring.regionNames, restoredSequence: restoredSequence),
             flushThreshold: configuration.eventBufferBytes, keepsEvents: keepingEvents, shardCount: shardCount, cut: cut,
-            saveSnapshot: { try save($0.devices, $0.sequences, $0.eventsBytes) }, snapshotFailed: onSnapshotFailure,
+            saveSnapshot: { try await save($0.devices, $0.sequences, $0.eventsBytes) }, snapshotFailed: onSnapshotFailure,
             recorder: RunRecorder(started: started, seed: configuration.seed, sampledDevices: 0),
             regionFireSlots: wiring.regionFireSlots)
         var waits = RunRecorder(started: started, seed: 0, sampledDevices: 0)
@@ -183,7 +185,7 @@ public struct Simulation: Sendable {
             if dispatchSummary.finalStates == nil {
                 for monitor in monitors { devices += await monitor.exportState() }
             }
-            try save(devices, dispatchSummary.sequences, dispatchSummary.eventsBytes)
+            try await save(devices, dispatchSummary.sequences, dispatchSummary.eventsBytes)
         }
         let devices = shardSummaries.reduce(0) { $0 + $1.devices }
         var report = RunReport(

@@ -370,10 +370,20 @@ import Testing
     }
 
     @Test func aCancelledWriteKeepsItsEventsForClose() async throws {
-        let server = try WebhookTestServer { _, _ in WebhookTestServer.Response(status: 200, delay: 0.3) }
+        // The first request is answered only once the test lets it go, so the only request slot stays busy
+        // while the second write waits: no guess about how long anything takes.
+        let firstAnswer = DispatchSemaphore(value: 0)
+        let server = try WebhookTestServer { index, _ in
+            if index == 0 { _ = firstAnswer.wait(timeout: .now() + 120) }
+            return .ok
+        }
         let deadLetter = Self.temporaryPath()
         defer { server.stop() }
-        let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) { $0.concurrency = 1 })
+        // A timeout far past the held answer, so that holding it is never a timeout and a retry.
+        let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) {
+            $0.concurrency = 1
+            $0.timeout = 120
+        })
         let lines = Self.events(150)
         try await Self.running(sink) {
             let writer = Task {
@@ -381,12 +391,13 @@ import Testing
                     try await sink.write(Array(lines[start..<start + 50].map { $0 + "\n" }.joined().utf8))
                 }
             }
-            // Cancel once the second write has handed over its events and waits for the only request slot (busy
-            // with the first batch for 0.3 s): not after a guessed delay.
+            // Cancel once the second write has handed over its events and waits for the only request slot (held
+            // by the first batch until the test lets it go).
             while sink.statistics.accepted < 100 { try await Task.sleep(nanoseconds: 2_000_000) }
             writer.cancel()
             let result = await writer.result
             #expect(throws: CancellationError.self) { try result.get() }
+            firstAnswer.signal()
             try await sink.close()
         }
 

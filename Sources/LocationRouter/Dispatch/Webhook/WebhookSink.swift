@@ -136,7 +136,7 @@ public final class WebhookSink: EventSink {
         delivery.outbox.finish()
         schedule.beginClosing()
         await schedule.waitUntilDrained()
-        delivery.deadLetterUnsettled()
+        await delivery.deadLetterUnsettled()
         delivery.transport.invalidate()
         delivery.deadLetterFile.close()
         if let error = delivery.lossError { throw error }
