@@ -7,7 +7,8 @@ import GeofenceKit
 ///        (BoundedChannel per shard)          (one BoundedChannel)
 /// ```
 /// Every hop is a ``BoundedChannel``: a full one holds its senders back, so a slow sink slows the source. Every
-/// stage, the periodic snapshot timer and the back-pressure sampler are child tasks of the run, and end with it.
+/// stage, the periodic snapshot timer, the back-pressure sampler and the sink's own background work
+/// (``EventSink/run()``: a webhook's delivery workers) are child tasks of the run, and end with it.
 public struct Simulation: Sendable {
     public var configuration: SimulationConfiguration
     /// Where events go; `nil` counts them without writing them anywhere.
@@ -105,13 +106,15 @@ public struct Simulation: Sendable {
                 state: state, progress: progress, shard: shard, sendsFinalState: snapshotsDuringRun,
                 recorder: RunRecorder(started: started, seed: configuration.seed), coverage: coverage)
         }
-        let save: @Sendable ([DeviceState], [(device: Int32, seq: UInt64)], Int64?) throws -> Void = {
+        // Snapshots are written (and `fsync`ed) on a thread of their own, not on the cooperative pool.
+        let snapshotWriter = statePath.map { _ in WriterThread(name: "location-router snapshot writer") }
+        let save: @Sendable ([DeviceState], [(device: Int32, seq: UInt64)], Int64?) async throws -> Void = {
             [statePath, eventsPath, profile = configuration.profile] devices, sequences, bytes in
-            guard let statePath else { return }
+            guard let statePath, let snapshotWriter else { return }
             var events: StateSnapshot.EventsFile?
             if let eventsPath, let bytes { events = StateSnapshot.EventsFile(path: eventsPath, bytes: bytes) }
-            try StateFile.write(
-                translation.snapshot(profile: profile, devices: devices, sequences: sequences, events: events), to: statePath)
+            let snapshot = translation.snapshot(profile: profile, devices: devices, sequences: sequences, events: events)
+            try await snapshotWriter.perform { Result { try StateFile.write(snapshot, to: statePath) } }.get()
         }
         let cut = snapshotsDuringRun ? SnapshotCut() : nil
         let dispatcher = NotificationDispatcher(
@@ -119,58 +122,60 @@ public struct Simulation: Sendable {
             encoder: EventEncoder(
                 deviceNames: wiring.deviceNames, regionNames: wiring.regionNames, restoredSequence: restoredSequence),
             flushThreshold: configuration.eventBufferBytes, keepsEvents: keepingEvents, shardCount: shardCount, cut: cut,
-            saveSnapshot: { try save($0.devices, $0.sequences, $0.eventsBytes) }, snapshotFailed: onSnapshotFailure,
+            saveSnapshot: { try await save($0.devices, $0.sequences, $0.eventsBytes) }, snapshotFailed: onSnapshotFailure,
             recorder: RunRecorder(started: started, seed: configuration.seed, sampledDevices: 0),
             regionFireSlots: wiring.regionFireSlots)
         var waits = RunRecorder(started: started, seed: 0, sampledDevices: 0)
         var sourceSummary = SourceSummary()
         var shardSummaries: [ShardSummary] = []
         var dispatchSummary = DispatchSummary()
-        try await withThrowingTaskGroup(of: StageResult?.self) { group in
-            group.addTask {
-                .dispatcher(try await dispatcher.run(events, checkpointsAtEnd: statePath != nil))
-            }
-            if let cut {
-                // Periodic snapshots: a cut through every shard's input, completed by the dispatcher (SnapshotCut).
-                group.addTask { [snapshotInterval, clock] in
-                    while !Task.isCancelled {
-                        _ = await clock.sleep(seconds: snapshotInterval)
-                        guard !Task.isCancelled, cut.begin() else { continue }
-                        var cutBatch = LocationBatch()
-                        cutBatch.isSnapshotCut = true
-                        for input in inputs { input.sendWithoutCredit(cutBatch) }
-                    }
-                    return nil
+        try await Self.running(sink) {
+            try await withThrowingTaskGroup(of: StageResult?.self) { group in
+                group.addTask {
+                    .dispatcher(try await dispatcher.run(events, checkpointsAtEnd: statePath != nil))
                 }
-            }
-            group.addTask { .waits(await Self.sampleWaits(of: channels, started: started)) }
-            group.addTask {
-                defer { events.finish() }
-                return .monitors(
-                    try await withThrowingTaskGroup(of: ShardSummary.self) { shards in
-                        for (shard, monitor) in monitors.enumerated() {
-                            shards.addTask {
-                                try await monitor.run(inputs[shard], output: events)
-                            }
+                if let cut {
+                    // Periodic snapshots: a cut through every shard's input, completed by the dispatcher (SnapshotCut).
+                    group.addTask { [snapshotInterval, clock] in
+                        while !Task.isCancelled {
+                            _ = await clock.sleep(seconds: snapshotInterval)
+                            guard !Task.isCancelled, cut.begin() else { continue }
+                            var cutBatch = LocationBatch()
+                            cutBatch.isSnapshotCut = true
+                            for input in inputs { input.sendWithoutCredit(cutBatch) }
                         }
-                        return try await shards.reduce(into: []) { $0.append($1) }
-                    })
-            }
-            group.addTask { .source(try await source.run()) }
-            var stagesLeft = 3
-            for try await result in group {
-                switch result {
-                case .source(let summary)?: sourceSummary = summary
-                case .monitors(let summaries)?: shardSummaries = summaries
-                case .dispatcher(let summary)?: dispatchSummary = summary
-                case .waits(let recorder)?:
-                    waits = recorder
-                    continue
-                case nil: continue
+                        return nil
+                    }
                 }
-                stagesLeft -= 1
-                // The pipeline has drained: the snapshot timer and the sampler go too, before the final snapshot.
-                if stagesLeft == 0 { group.cancelAll() }
+                group.addTask { .waits(await Self.sampleWaits(of: channels, started: started)) }
+                group.addTask {
+                    defer { events.finish() }
+                    return .monitors(
+                        try await withThrowingTaskGroup(of: ShardSummary.self) { shards in
+                            for (shard, monitor) in monitors.enumerated() {
+                                shards.addTask {
+                                    try await monitor.run(inputs[shard], output: events)
+                                }
+                            }
+                            return try await shards.reduce(into: []) { $0.append($1) }
+                        })
+                }
+                group.addTask { .source(try await source.run()) }
+                var stagesLeft = 3
+                for try await result in group {
+                    switch result {
+                    case .source(let summary)?: sourceSummary = summary
+                    case .monitors(let summaries)?: shardSummaries = summaries
+                    case .dispatcher(let summary)?: dispatchSummary = summary
+                    case .waits(let recorder)?:
+                        waits = recorder
+                        continue
+                    case nil: continue
+                    }
+                    stagesLeft -= 1
+                    // The pipeline has drained: the snapshot timer and the sampler go too, before the final snapshot.
+                    if stagesLeft == 0 { group.cancelAll() }
+                }
             }
         }
 
@@ -181,7 +186,7 @@ public struct Simulation: Sendable {
             if dispatchSummary.finalStates == nil {
                 for monitor in monitors { devices += await monitor.exportState() }
             }
-            try save(devices, dispatchSummary.sequences, dispatchSummary.eventsBytes)
+            try await save(devices, dispatchSummary.sequences, dispatchSummary.eventsBytes)
         }
         let devices = shardSummaries.reduce(0) { $0 + $1.devices }
         var report = RunReport(

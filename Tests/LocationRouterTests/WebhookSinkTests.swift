@@ -36,15 +36,36 @@ import Testing
         return configuration
     }
 
-    /// Writes `lines` `perWrite` at a time, as the dispatcher does, then closes the sink.
-    static func deliver(_ lines: [String], to sink: WebhookSink, perWrite: Int = 37) async throws {
-        var start = 0
-        while start < lines.count {
-            let chunk = lines[start..<min(start + perWrite, lines.count)]
-            try await sink.write(Array(chunk.map { $0 + "\n" }.joined().utf8))
-            start += perWrite
+    /// Runs `body` (which writes to and closes the sink) with the sink's `run()` as a child task beside it, as an
+    /// embedding program does; the sink is closed even when `body` throws, so that `run()` ends.
+    static func running(_ sink: WebhookSink, _ body: () async throws -> Void) async throws {
+        let outcome: Result<Void, any Error> = await withTaskGroup(of: Void.self) { group in
+            group.addTask { await sink.run() }
+            let outcome: Result<Void, any Error>
+            do {
+                try await body()
+                outcome = .success(())
+            } catch {
+                try? await sink.close()
+                outcome = .failure(error)
+            }
+            await group.waitForAll()
+            return outcome
         }
-        try await sink.close()
+        try outcome.get()
+    }
+
+    /// Writes `lines` `perWrite` at a time, as the dispatcher does, then closes the sink, with its `run()` beside.
+    static func deliver(_ lines: [String], to sink: WebhookSink, perWrite: Int = 37) async throws {
+        try await running(sink) {
+            var start = 0
+            while start < lines.count {
+                let chunk = lines[start..<min(start + perWrite, lines.count)]
+                try await sink.write(Array(chunk.map { $0 + "\n" }.joined().utf8))
+                start += perWrite
+            }
+            try await sink.close()
+        }
     }
 
     static func lines(in path: String) -> [String] {
@@ -200,12 +221,14 @@ import Testing
         })
         let lines = Self.events(500)
         var longestWrite = 0.0
-        for start in stride(from: 0, to: lines.count, by: 50) {
-            let clock = MonotonicTestClock()
-            try await sink.write(Array(lines[start..<start + 50].map { $0 + "\n" }.joined().utf8))
-            longestWrite = max(longestWrite, clock.seconds)
+        try await Self.running(sink) {
+            for start in stride(from: 0, to: lines.count, by: 50) {
+                let clock = MonotonicTestClock()
+                try await sink.write(Array(lines[start..<start + 50].map { $0 + "\n" }.joined().utf8))
+                longestWrite = max(longestWrite, clock.seconds)
+            }
+            try await sink.close()
         }
-        try await sink.close()
 
         Self.expectEveryEventAccountedOnce(lines, sink: sink, server: server, deadLetter: deadLetter)
         #expect(server.peakInFlight == 2)
@@ -347,23 +370,36 @@ import Testing
     }
 
     @Test func aCancelledWriteKeepsItsEventsForClose() async throws {
-        let server = try WebhookTestServer { _, _ in WebhookTestServer.Response(status: 200, delay: 0.3) }
+        // The first request is answered only once the test lets it go, so the only request slot stays busy
+        // while the second write waits: no guess about how long anything takes.
+        let firstAnswer = DispatchSemaphore(value: 0)
+        let server = try WebhookTestServer { index, _ in
+            if index == 0 { _ = firstAnswer.wait(timeout: .now() + 120) }
+            return .ok
+        }
         let deadLetter = Self.temporaryPath()
         defer { server.stop() }
-        let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) { $0.concurrency = 1 })
+        // A timeout far past the held answer, so that holding it is never a timeout and a retry.
+        let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) {
+            $0.concurrency = 1
+            $0.timeout = 120
+        })
         let lines = Self.events(150)
-        let writer = Task {
-            for start in stride(from: 0, to: lines.count, by: 50) {
-                try await sink.write(Array(lines[start..<start + 50].map { $0 + "\n" }.joined().utf8))
+        try await Self.running(sink) {
+            let writer = Task {
+                for start in stride(from: 0, to: lines.count, by: 50) {
+                    try await sink.write(Array(lines[start..<start + 50].map { $0 + "\n" }.joined().utf8))
+                }
             }
+            // Cancel once the second write has handed over its events and waits for the only request slot (held
+            // by the first batch until the test lets it go).
+            while sink.statistics.accepted < 100 { try await Task.sleep(nanoseconds: 2_000_000) }
+            writer.cancel()
+            let result = await writer.result
+            #expect(throws: CancellationError.self) { try result.get() }
+            firstAnswer.signal()
+            try await sink.close()
         }
-        // Cancel once the second write has handed over its events and waits for the only request slot (busy with
-        // the first batch for 0.3 s): not after a guessed delay.
-        while sink.statistics.accepted < 100 { try await Task.sleep(nanoseconds: 2_000_000) }
-        writer.cancel()
-        let result = await writer.result
-        #expect(throws: CancellationError.self) { try result.get() }
-        try await sink.close()
 
         let written = Array(lines.prefix(sink.statistics.accepted))
         #expect(written.count == 100, "the second write was waiting, the third never ran")
@@ -378,14 +414,16 @@ import Testing
         let clock = ManualClock()
         let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) { $0.linger = 0.05 }, clock: clock)
         let lines = Self.events(3)
-        try await sink.write(Array(lines.map { $0 + "\n" }.joined().utf8))
-        await clock.waitForSleepers { $0.contains(.milliseconds(50)) }
-        clock.advance(by: .milliseconds(49))
-        #expect(sink.statistics.accepted == 0, "the partial batch waits out its linger time")
-        clock.advance(by: .milliseconds(1))
-        await server.waitForAnswers(1)
-        #expect(server.deliveredEvents.count == 3, "sent before close")
-        try await sink.close()
+        try await Self.running(sink) {
+            try await sink.write(Array(lines.map { $0 + "\n" }.joined().utf8))
+            await clock.waitForSleepers { $0.contains(.milliseconds(50)) }
+            clock.advance(by: .milliseconds(49))
+            #expect(sink.statistics.accepted == 0, "the partial batch waits out its linger time")
+            clock.advance(by: .milliseconds(1))
+            await server.waitForAnswers(1)
+            #expect(server.deliveredEvents.count == 3, "sent before close")
+            try await sink.close()
+        }
 
         Self.expectEveryEventAccountedOnce(lines, sink: sink, server: server, deadLetter: deadLetter)
         #expect(sink.statistics.deliveredRequests == 1)

@@ -14,10 +14,16 @@ public protocol EventSink: Sendable {
     /// Makes every byte written so far durable and returns how many bytes the events file holds, for a state
     /// snapshot to record; `nil` when the sink has no such file (standard output, a webhook).
     func checkpoint() async throws -> Int64?
+    /// Does the sink's background work (a webhook's delivery workers and timers) and returns once the sink is
+    /// closed and drained; a sink with none returns at once. Whoever writes to the sink runs this as a child
+    /// task beside the writers, as swift-service-lifecycle runs a service: ``Simulation`` runs it beside the
+    /// pipeline's stages, and `close()` waits for it.
+    func run() async
 }
 
 extension EventSink {
     public func checkpoint() async throws -> Int64? { nil }
+    public func run() async {}
 }
 
 /// An error writing events, naming the destination: the CLI exits 74 on it.
@@ -30,6 +36,9 @@ public struct SinkError: Error, Sendable, CustomStringConvertible {
 
 /// Writes events to a file descriptor (standard output or a file), retrying partial writes.
 ///
+/// The blocking calls (`write`, `fsync`, `close`) run on a ``WriterThread`` of the sink's own; a write returns
+/// once the bytes are written, as before, without blocking a thread of the cooperative pool.
+///
 /// A regular file is created or truncated; a device or FIFO is opened as it is (never truncated), and
 /// ``init(path:resumingAt:)`` keeps the first `offset` bytes of an earlier run's file and appends after them.
 public final class FileDescriptorSink: EventSink {
@@ -39,6 +48,7 @@ public final class FileDescriptorSink: EventSink {
     /// Whether the descriptor is a regular file, whose size ``checkpoint()`` reports.
     private let isRegularFile: Bool
     private let written: Atomic<Int64>
+    private let writer = WriterThread(name: "location-router events writer")
 
     /// Writes to standard output, named `stdout` in errors.
     public static var standardOutput: FileDescriptorSink {
@@ -94,21 +104,27 @@ public final class FileDescriptorSink: EventSink {
 
     public func checkpoint() async throws -> Int64? {
         guard isRegularFile else { return nil }
-        if fsync(descriptor) != 0 {
-            throw SinkError(destination: name, message: String(cString: strerror(errno)))
+        let descriptor = descriptor
+        if let failure = await writer.perform({ fsync(descriptor) != 0 ? String(cString: strerror(errno)) : nil }) {
+            throw SinkError(destination: name, message: failure)
         }
         return written.load(ordering: .acquiring)
     }
 
     public func write(_ bytes: [UInt8]) async throws {
-        if let failure = OutputFile.writeAll(bytes, to: descriptor) { throw SinkError(destination: name, message: failure) }
+        let descriptor = descriptor
+        if let failure = await writer.perform({ OutputFile.writeAll(bytes, to: descriptor) }) {
+            throw SinkError(destination: name, message: failure)
+        }
         written.add(Int64(bytes.count), ordering: .releasing)
     }
 
     public func close() async throws {
+        defer { writer.finish() }
         guard closesDescriptor else { return }
-        if Foundation.close(descriptor) != 0 {
-            throw SinkError(destination: name, message: String(cString: strerror(errno)))
+        let descriptor = descriptor
+        if let failure = await writer.perform({ Foundation.close(descriptor) != 0 ? String(cString: strerror(errno)) : nil }) {
+            throw SinkError(destination: name, message: failure)
         }
     }
 }

@@ -9,6 +9,13 @@ public struct FanOutSink: EventSink {
         self.sinks = sinks
     }
 
+    /// Runs every sink's background work at once, until each is closed and drained.
+    public func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            for sink in sinks { group.addTask { await sink.run() } }
+        }
+    }
+
     public func write(_ bytes: [UInt8]) async throws {
         for sink in sinks { try await sink.write(bytes) }
     }

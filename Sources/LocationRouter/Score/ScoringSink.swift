@@ -20,6 +20,11 @@ public actor ScoringSink: EventSink {
         try await next?.write(bytes)
     }
 
+    /// Runs the wrapped sink's background work.
+    public nonisolated func run() async {
+        await next?.run()
+    }
+
     public func close() async throws {
         try await next?.close()
     }

@@ -5,11 +5,13 @@ import Synchronization
 ///
 /// It is opened on the first append (so a run that delivers everything creates no file) in append mode (so
 /// several runs, or a replay tool that truncates it, never lose earlier lines), and appends are serialized
-/// so that concurrent workers never interleave their lines.
+/// so that concurrent workers never interleave their lines. Opening and writing happen on a ``WriterThread`` of
+/// the file's own, so a worker waiting for the disk holds no thread of the cooperative pool.
 final class DeadLetterFile: Sendable {
     let path: String
     /// The open descriptor, or -1 before the first append and after ``close()``.
     private let descriptor = Mutex<Int32>(-1)
+    private let writer = WriterThread(name: "location-router dead-letter writer")
 
     init(path: String) {
         self.path = path
@@ -17,8 +19,12 @@ final class DeadLetterFile: Sendable {
 
     /// Appends `lines` (whole NDJSON lines, each with its newline).
     /// - Throws: ``SinkError`` naming the file when it cannot be opened or written.
-    func append(_ lines: [UInt8]) throws {
-        try descriptor.withLock { descriptor in
+    func append(_ lines: [UInt8]) async throws {
+        try await writer.perform { Result { try self.appendNow(lines) } }.get()
+    }
+
+    private func appendNow(_ lines: [UInt8]) throws(SinkError) {
+        try descriptor.withLock { (descriptor: inout Int32) throws(SinkError) in
             if descriptor < 0 {
                 descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
                 guard descriptor >= 0 else { throw failure() }

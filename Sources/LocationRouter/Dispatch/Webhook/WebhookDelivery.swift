@@ -75,13 +75,13 @@ final class WebhookDelivery: Sendable {
                 }
                 return
             case .rejected:
-                deadLetter(batch)
+                await deadLetter(batch)
                 return
             case .cancelled:
                 return
             case .retryable(_, let retryAfter):
                 guard attempt < configuration.maxAttempts else {
-                    deadLetter(batch)
+                    await deadLetter(batch)
                     return
                 }
                 let wait = retryAfter.map { min($0, configuration.maxRetryAfter) }
@@ -94,19 +94,19 @@ final class WebhookDelivery: Sendable {
     }
 
     /// Settles `batch` and appends it to the dead-letter file, unless it was settled already.
-    func deadLetter(_ batch: WebhookBatch) {
+    func deadLetter(_ batch: WebhookBatch) async {
         guard outbox.settle(batch.id) else { return }
-        append(batch)
+        await append(batch)
     }
 
     /// After the workers stopped: dead-letters every batch that is still unsettled.
-    func deadLetterUnsettled() {
-        for batch in outbox.takeUnsettled() { append(batch) }
+    func deadLetterUnsettled() async {
+        for batch in outbox.takeUnsettled() { await append(batch) }
     }
 
-    private func append(_ batch: WebhookBatch) {
+    private func append(_ batch: WebhookBatch) async {
         do {
-            try deadLetterFile.append(batch.lines)
+            try await deadLetterFile.append(batch.lines)
             ledger.withLock { ledger in
                 ledger.statistics.deadLettered += batch.events
                 ledger.statistics.failedRequests += 1
