@@ -71,8 +71,7 @@ public struct EventEncoder: Sendable {
             line.write(cachedName(event.device, in: &deviceCache) { deviceNames.name(of: $0) }, flushingInto: &output)
         }
         if event.kind == .visit {
-            line.flush(into: &output)
-            encodeVisit(event, into: &output)
+            encodeVisit(event, into: &line, output: &output)
             return
         }
         line.write(#","region":"#, flushingInto: &output)
@@ -139,55 +138,35 @@ public struct EventEncoder: Sendable {
 
     /// The rest of a `visit` event after its device: `"event":"visit","visit":"arrival"|"departure"`, the time,
     /// `arrival` (when the stay began), for a departure `duration` (seconds), the place's position and `seq`.
-    private mutating func encodeVisit(_ event: GeofenceEvent, into output: inout [UInt8]) {
-        output.append(contentsOf: #","event":"visit","visit":""#.utf8)
-        output.append(contentsOf: (event.visit ?? .arrival).description.utf8)
-        output.append(contentsOf: #"","time":""#.utf8)
-        event.time.appendISO8601(to: &output)
-        output.append(UInt8(ascii: "\""))
+    private mutating func encodeVisit(_ event: GeofenceEvent, into line: inout LineWriter, output: inout [UInt8]) {
+        line.write(#","event":"visit","visit":""#, flushingInto: &output)
+        line.write(Array((event.visit ?? .arrival).description.utf8), flushingInto: &output)
+        line.write(#"","time":""#, flushingInto: &output)
+        line.write(event.time, flushingInto: &output)
+        line.write(byte: UInt8(ascii: "\""), flushingInto: &output)
         if let arrival = event.arrival {
-            output.append(contentsOf: #","arrival":""#.utf8)
-            arrival.appendISO8601(to: &output)
-            output.append(UInt8(ascii: "\""))
+            line.write(#","arrival":""#, flushingInto: &output)
+            line.write(arrival, flushingInto: &output)
+            line.write(byte: UInt8(ascii: "\""), flushingInto: &output)
             if event.visit == .departure {
-                output.append(contentsOf: #","duration":"#.utf8)
+                line.write(#","duration":"#, flushingInto: &output)
                 let seconds = Double(event.time.microseconds - arrival.microseconds) / 1e6
-                output.append(contentsOf: Self.seconds(seconds).utf8)
+                line.write(Array(Self.seconds(seconds).utf8), flushingInto: &output)
             }
         }
-        output.append(contentsOf: #","lat":"#.utf8)
-        output.append(contentsOf: event.latitude.description.utf8)
-        output.append(contentsOf: #","lon":"#.utf8)
-        output.append(contentsOf: event.longitude.description.utf8)
-        output.append(contentsOf: #","seq":"#.utf8)
-        Self.appendDecimal(Int(nextSequence(of: event.device)), to: &output)
-        output.append(contentsOf: "}\n".utf8)
+        line.write(#","lat":"#, flushingInto: &output)
+        line.write(event.latitude, flushingInto: &output)
+        line.write(#","lon":"#, flushingInto: &output)
+        line.write(event.longitude, flushingInto: &output)
+        line.write(#","seq":"#, flushingInto: &output)
+        line.write(decimal: Int(nextSequence(of: event.device)), flushingInto: &output)
+        line.write("}\n", flushingInto: &output)
     }
 
     /// Seconds as a JSON number: whole seconds without a fraction, otherwise up to the microsecond.
     static func seconds(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return String((value * 1e6).rounded() / 1e6)
-    }
-
-    /// Appends the decimal digits of a non-negative number (no allocation).
-    static func appendDecimal(_ value: Int, to output: inout [UInt8]) {
-        guard value > 0 else {
-            output.append(UInt8(ascii: "0"))
-            return
-        }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while rest > 0 {
-                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            }
-            for i in stride(from: count - 1, through: 0, by: -1) { output.append(buffer[i]) }
-        }
     }
 
     private func cachedName(_ index: Int32, in cache: inout [[UInt8]?], name: (Int32) -> String) -> [UInt8] {
