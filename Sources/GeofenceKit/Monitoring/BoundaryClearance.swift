@@ -13,7 +13,7 @@
 /// radius of curvature of the ellipsoid (N cos φ ≤ B cos φ and M ≤ B), and φ the latitude nearest the equator
 /// that the path can reach while it stays within ``maximumRadius``. The geodesic is no longer than that path.
 ///
-/// Each slot keeps its own clearance from the disc's centre (`slotClearance`): a sample outside the disc
+/// Each slot keeps its own clearance from the disc's centre (`SlotTable.clearance`): a sample outside the disc
 /// subtracts the distance moved from each and tests only the slots whose clearance that used up, so a device near
 /// one boundary does not pay for its nineteen other regions (see `MonitorState+ExactPath`). Anything that changes
 /// a device's slots must reset its clearance (``none``).

@@ -17,7 +17,7 @@ extension MonitorState {
         let moved = movedSquared.isFinite ? BoundaryClearance.metres(fromSquared: movedSquared) : .infinity
         var smallest = BoundaryClearance.maximumRadius
         // One uniqueness check for the loop instead of one per slot.
-        slotClearance.withUnsafeMutableBufferPointer { slotClearance in
+        slots.clearance.withUnsafeMutableBufferPointer { slotClearance in
             for slot in range {
                 var left = Double(slotClearance[slot]) - moved
                 // Tested again before the clearance runs out, while the test still buys a long skip: an untested
@@ -27,7 +27,7 @@ extension MonitorState {
                     smallest = min(smallest, left)
                     continue
                 }
-                let region = slots[slot]
+                let region = slots.geometry[slot]
                 left = BoundaryClearance.maximumRadius
                 let isInside: Bool
                 if region.isPolygon {
@@ -38,13 +38,13 @@ extension MonitorState {
                 }
                 slotClearance[slot] = Self.roundedDown(left)
                 smallest = min(smallest, left)
-                let slotFlags = flags[slot]
+                let slotFlags = slots.flags[slot]
                 guard isInside != (slotFlags & Self.inside != 0) else { continue }
-                flags[slot] = slotFlags ^ Self.inside
+                slots.flags[slot] = slotFlags ^ Self.inside
                 if isInside ? slotFlags & Self.notifyOnEntry != 0 : slotFlags & Self.notifyOnExit != 0 {
                     events.append(
                         GeofenceEvent(
-                            device: device, region: regionID[slot], kind: isInside ? .enter : .exit, time: time,
+                            device: device, region: slots.regionID[slot], kind: isInside ? .enter : .exit, time: time,
                             latitude: latitude, longitude: longitude))
                 }
             }

@@ -5,7 +5,7 @@ extension MonitorState {
 
     /// Which side the sample puts the device on, after the profile's confidence or hysteresis rule.
     private func side(slot: Int, latitude: Double, longitude: Double, accuracy: Double?) -> Side {
-        let packed = slots[slot]
+        let packed = slots.geometry[slot]
         let polygon: RegionGeometry? = packed.isPolygon ? .polygon(polygons[packed.polygonIndex]) : nil
         let size = polygon?.characteristicRadius ?? packed.radius
 
@@ -54,19 +54,19 @@ extension MonitorState {
         slot: Int, device: Int32, row: Int, latitude: Double, longitude: Double, time: Timestamp, accuracy: Double?,
         into events: inout [GeofenceEvent]
     ) {
-        let isInside = flags[slot] & Self.inside != 0
+        let isInside = slots.flags[slot] & Self.inside != 0
         switch side(slot: slot, latitude: latitude, longitude: longitude, accuracy: accuracy) {
         case .undecided:
             // Back within the buffer: a transition waiting for confirmation starts over.
-            pendingSince[slot] = Self.none
+            slots.pendingSince[slot] = Self.none
         case .inside where isInside, .outside where !isInside:
-            pendingSince[slot] = Self.none
+            slots.pendingSince[slot] = Self.none
         case .inside, .outside:
             let confirmation = hysteresis(slot).confirmationTime
             if confirmation <= 0 {
                 transition(slot: slot, device: device, at: time.microseconds, latitude: latitude, longitude: longitude, into: &events)
-            } else if pendingSince[slot] == Self.none {
-                pendingSince[slot] = time.microseconds
+            } else if slots.pendingSince[slot] == Self.none {
+                slots.pendingSince[slot] = time.microseconds
                 timers.push(
                     TimerQueue.Timer(
                         due: time.microseconds + self.confirmation(slot), device: device, slot: Int32(slot),
@@ -78,16 +78,16 @@ extension MonitorState {
     mutating func transition(
         slot: Int, device: Int32, at time: Int64, latitude: Double, longitude: Double, into events: inout [GeofenceEvent]
     ) {
-        pendingSince[slot] = Self.none
-        flags[slot] ^= Self.inside
-        var slotFlags = flags[slot]
+        slots.pendingSince[slot] = Self.none
+        slots.flags[slot] ^= Self.inside
+        var slotFlags = slots.flags[slot]
         var entered = slotFlags & Self.inside != 0
-        if let polygon = enclosedPolygon[slot] {
+        if let polygon = slots.enclosedPolygon[slot] {
             // The platform reported the enclosing circle: the app tests the polygon at the event's position.
             let inPolygon = entered && polygons[polygon].contains(latitude: latitude, longitude: longitude)
             guard inPolygon != (slotFlags & Self.appInside != 0) else { return }
-            flags[slot] ^= Self.appInside
-            slotFlags = flags[slot]
+            slots.flags[slot] ^= Self.appInside
+            slotFlags = slots.flags[slot]
             entered = inPolygon
         }
         let stamp = Timestamp(microseconds: time)
@@ -97,7 +97,7 @@ extension MonitorState {
             }
             if slotFlags & Self.notifyOnDwell != 0 { startDwell(device: device, slot: slot, from: time) }
         } else {
-            dwellDue[slot] = Self.none  // never a dwell after an exit
+            slots.dwellDue[slot] = Self.none  // never a dwell after an exit
             if slotFlags & Self.notifyOnExit != 0 {
                 emit(.exit, device: device, slot: slot, time: stamp, latitude: latitude, longitude: longitude, into: &events)
             }
@@ -112,7 +112,7 @@ extension MonitorState {
     }
 
     /// The slot's hysteresis: its region's own, else the profile's.
-    func hysteresis(_ slot: Int) -> Hysteresis { ownHysteresis[slot] ?? settings.hysteresis }
+    func hysteresis(_ slot: Int) -> Hysteresis { slots.ownHysteresis[slot] ?? settings.hysteresis }
 
     /// The slot's confirmation time in microseconds.
     func confirmation(_ slot: Int) -> Int64 { Int64(hysteresis(slot).confirmationTime * 1e6) }

@@ -88,11 +88,12 @@ extension MonitorState {
         slotCount[row] += 1
         // The geometry the platform monitors: the region's, or a polygon's enclosing circle.
         var geometry = region.geometry
+        var enclosedPolygon: Int?
         if case .polygon(let polygon) = region.geometry, settings.polygons == .enclosingCircle,
             let circle = polygon.enclosingCircle
         {
             geometry = .circle(circle)
-            enclosedPolygon[slot] = polygons.count
+            enclosedPolygon = polygons.count
             polygons.append(polygon)
             isRich = true
         }
@@ -101,52 +102,51 @@ extension MonitorState {
         let assumed = settings.eventModel == .conditions && saved == nil ? region.assumedInside : nil
         let isInside = saved?.inside ?? assumed ?? actuallyInside
         // The app's own view of an enclosed polygon: inside only when the circle is and the polygon contains it.
-        let appInside = enclosedPolygon[slot] == nil
+        let appInside = enclosedPolygon == nil
             ? isInside : saved?.appInside ?? (isInside && region.geometry.contains(latitude: latitude, longitude: longitude))
         let dwells = region.notifyOnDwell ?? settings.dwellByDefault
+        let packed: PackedRegion
         switch geometry {
         case .circle(let circle):
-            slots.append(PackedRegion(circle))
+            packed = PackedRegion(circle)
         case .polygon(let polygon):
-            slots.append(PackedRegion(polygonIndex: polygons.count))
+            packed = PackedRegion(polygonIndex: polygons.count)
             polygons.append(polygon)
         }
-        regionID.append(region.id)
-        slotClearance.append(0)
-        flags.append(
-            (region.notifyOnEntry ? Self.notifyOnEntry : 0) | (region.notifyOnExit ? Self.notifyOnExit : 0)
-                | (dwells ? Self.notifyOnDwell : 0) | (isInside ? Self.inside : 0) | (appInside ? Self.appInside : 0))
-        if let delay = region.loiteringDelay { ownLoiteringDelay[slot] = delay }
-        if let responsiveness = region.notificationResponsiveness, responsiveness > 0 {
-            ownResponsiveness[slot] = responsiveness
-            isRich = true
-        }
+        var ownHysteresis: Hysteresis?
         if region.bufferDistance != nil || region.confirmationTime != nil {
             var own = settings.hysteresis
             own.bufferDistance = region.bufferDistance ?? own.bufferDistance
             own.confirmationTime = region.confirmationTime ?? own.confirmationTime
-            ownHysteresis[slot] = own
+            ownHysteresis = own
+        }
+        let responsiveness = region.notificationResponsiveness.flatMap { $0 > 0 ? $0 : nil }
+        if responsiveness != nil || ownHysteresis != nil || dwells || saved?.pendingSince != nil
+            || saved?.dwellDue != nil
+        {
             isRich = true
         }
-        if dwells && !isRich { isRich = true }
-        if saved?.pendingSince != nil || saved?.dwellDue != nil { isRich = true }
-        if isRich {
-            // The rich path's per-slot timers exist from the first rich slot on, for every slot.
-            pendingSince.append(contentsOf: repeatElement(Self.none, count: slots.count - pendingSince.count))
-            dwellDue.append(contentsOf: repeatElement(Self.none, count: slots.count - dwellDue.count))
-        }
+        // The rich path's per-slot timers exist from the first rich slot on, for every slot.
+        if isRich { slots.keepTimers() }
+        slots.append(
+            SlotTable.Slot(
+                geometry: packed, region: region.id,
+                flags: (region.notifyOnEntry ? Self.notifyOnEntry : 0) | (region.notifyOnExit ? Self.notifyOnExit : 0)
+                    | (dwells ? Self.notifyOnDwell : 0) | (isInside ? Self.inside : 0) | (appInside ? Self.appInside : 0),
+                loiteringDelay: region.loiteringDelay, hysteresis: ownHysteresis, responsiveness: responsiveness,
+                enclosedPolygon: enclosedPolygon))
 
         if let saved {
             // The region was monitored before the restart: its timers continue, and nothing is reported again.
             if let since = saved.pendingSince {
-                pendingSince[slot] = since
+                slots.pendingSince[slot] = since
                 timers.push(
                     TimerQueue.Timer(
                         due: since + confirmation(slot), device: device,
                         slot: Int32(slot), kind: .confirmation))
             }
             if let due = saved.dwellDue {
-                dwellDue[slot] = due
+                slots.dwellDue[slot] = due
                 timers.push(TimerQueue.Timer(due: due, device: device, slot: Int32(slot), kind: .dwell))
             }
             return

@@ -45,7 +45,7 @@ extension MonitorState {
             sharePolygon(of: region, at: slot)
         }
         let vacant = wanted - Int(slotCount[row] - own)
-        for _ in 0..<vacant { appendVacantSlot() }
+        for _ in 0..<vacant { slots.appendVacant() }
         selection?.vacancies += vacant
     }
 
@@ -77,12 +77,12 @@ extension MonitorState {
         var kept: [Int32] = []
         var slot = firstCatalogSlot
         while slot < start + count {
-            if chosen.binarySearchContains(regionID[slot]) {
-                kept.append(regionID[slot])
+            if chosen.binarySearchContains(slots.regionID[slot]) {
+                kept.append(slots.regionID[slot])
                 slot += 1
                 continue
             }
-            clearSlot(slot)
+            slots.clear(slot)
             count -= 1
             if slot != start + count { moveSlot(from: start + count, to: slot, device: device) }
             selection?.removed += 1
@@ -96,7 +96,7 @@ extension MonitorState {
                 time: time, restoring: nil, into: &events)
             sharePolygon(of: region, at: appended)
             moveSlot(from: appended, to: start + count, device: device)
-            removeLastSlot()
+            slots.removeLast()
             count += 1
             selection?.added += 1
         }
@@ -122,76 +122,12 @@ extension MonitorState {
 
     /// A catalog polygon takes one entry of the polygon table per monitor, however often it is chosen.
     private mutating func sharePolygon(of region: Int32, at slot: Int) {
-        guard slot < slots.count, slots[slot].isPolygon else { return }
+        guard slot < slots.count, slots.geometry[slot].isPolygon else { return }
         if let shared = selection?.polygonIndex[region] {
-            if slots[slot].polygonIndex == polygons.count - 1 { polygons.removeLast() }
-            slots[slot] = PackedRegion(polygonIndex: shared)
+            if slots.geometry[slot].polygonIndex == polygons.count - 1 { polygons.removeLast() }
+            slots.geometry[slot] = PackedRegion(polygonIndex: shared)
         } else {
-            selection?.polygonIndex[region] = slots[slot].polygonIndex
-        }
-    }
-
-    private mutating func appendVacantSlot() {
-        slots.append(PackedRegion(polygonIndex: 0))
-        regionID.append(-1)
-        flags.append(0)
-        slotClearance.append(0)
-        if !pendingSince.isEmpty || isRich {
-            pendingSince.append(contentsOf: repeatElement(Self.none, count: slots.count - pendingSince.count))
-            dwellDue.append(contentsOf: repeatElement(Self.none, count: slots.count - dwellDue.count))
-        }
-    }
-
-    /// Forgets a slot's region: its timers stop (a queued timer finds nothing pending and does nothing).
-    private mutating func clearSlot(_ slot: Int) {
-        regionID[slot] = -1
-        flags[slot] = 0
-        if slot < pendingSince.count {
-            pendingSince[slot] = Self.none
-            dwellDue[slot] = Self.none
-        }
-        ownLoiteringDelay[slot] = nil
-        ownHysteresis[slot] = nil
-        ownResponsiveness[slot] = nil
-        enclosedPolygon[slot] = nil
-    }
-
-    /// Moves a slot's region, state and timers to another slot of the same device; the old slot is left clear.
-    private mutating func moveSlot(from source: Int, to target: Int, device: Int32) {
-        slots[target] = slots[source]
-        regionID[target] = regionID[source]
-        flags[target] = flags[source]
-        slotClearance[target] = slotClearance[source]
-        ownLoiteringDelay[target] = ownLoiteringDelay.removeValue(forKey: source)
-        ownHysteresis[target] = ownHysteresis.removeValue(forKey: source)
-        ownResponsiveness[target] = ownResponsiveness.removeValue(forKey: source)
-        enclosedPolygon[target] = enclosedPolygon.removeValue(forKey: source)
-        if source < pendingSince.count {
-            pendingSince[target] = pendingSince[source]
-            dwellDue[target] = dwellDue[source]
-            if pendingSince[target] != Self.none {
-                timers.push(
-                    TimerQueue.Timer(
-                        due: pendingSince[target] + confirmation(target), device: device, slot: Int32(target),
-                        kind: .confirmation))
-            }
-            if dwellDue[target] != Self.none {
-                timers.push(TimerQueue.Timer(due: dwellDue[target], device: device, slot: Int32(target), kind: .dwell))
-            }
-        }
-        clearSlot(source)
-    }
-
-    private mutating func removeLastSlot() {
-        let last = slots.count - 1
-        clearSlot(last)
-        slots.removeLast()
-        regionID.removeLast()
-        flags.removeLast()
-        slotClearance.removeLast()
-        if pendingSince.count > last {
-            pendingSince.removeLast()
-            dwellDue.removeLast()
+            selection?.polygonIndex[region] = slots.geometry[slot].polygonIndex
         }
     }
 }

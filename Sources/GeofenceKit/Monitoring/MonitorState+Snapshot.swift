@@ -8,11 +8,13 @@ extension MonitorState {
             let start = Int(slotStart[row])
             let device = Int32(row) * stride + residue
             let regions = (start..<start + Int(slotCount[row])).map { slot in
-                DeviceState.Region(
-                    region: regionID[slot], inside: flags[slot] & Self.inside != 0,
-                    pendingSince: pendingSince.isEmpty || pendingSince[slot] == Self.none ? nil : pendingSince[slot],
-                    dwellDue: dwellDue.isEmpty || dwellDue[slot] == Self.none ? nil : dwellDue[slot],
-                    appInside: enclosedPolygon[slot] == nil ? nil : flags[slot] & Self.appInside != 0)
+                let pendingSince = slots.hasTimers ? slots.pendingSince[slot] : Self.none
+                let dwellDue = slots.hasTimers ? slots.dwellDue[slot] : Self.none
+                return DeviceState.Region(
+                    region: slots.regionID[slot], inside: slots.flags[slot] & Self.inside != 0,
+                    pendingSince: pendingSince == Self.none ? nil : pendingSince,
+                    dwellDue: dwellDue == Self.none ? nil : dwellDue,
+                    appInside: slots.enclosedPolygon[slot] == nil ? nil : slots.flags[slot] & Self.appInside != 0)
             }
             let delivered = row < deliveredUntil.count && deliveredUntil[row] != Self.none ? deliveredUntil[row] : nil
             states.append(

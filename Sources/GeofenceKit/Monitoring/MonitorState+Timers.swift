@@ -18,7 +18,7 @@ extension MonitorState {
     /// before the sample, exactly as ``advance(to:into:)`` would fire it — so the events do not depend on whether
     /// a watermark or the device's next sample moved the clock.
     mutating func fireDueTimers(
-        device: Int32, row: Int, slots: Range<Int>, upTo time: Int64, into events: inout [GeofenceEvent]
+        device: Int32, row: Int, slots range: Range<Int>, upTo time: Int64, into events: inout [GeofenceEvent]
     ) {
         while true {
             var next: TimerQueue.Timer?
@@ -28,13 +28,13 @@ extension MonitorState {
                     next = timer
                 }
             }
-            for slot in slots {
+            for slot in range {
                 let confirmation = self.confirmation(slot)
-                if pendingSince[slot] != Self.none && pendingSince[slot] + confirmation <= time {
-                    consider(.init(due: pendingSince[slot] + confirmation, device: device, slot: Int32(slot), kind: .confirmation))
+                if slots.pendingSince[slot] != Self.none && slots.pendingSince[slot] + confirmation <= time {
+                    consider(.init(due: slots.pendingSince[slot] + confirmation, device: device, slot: Int32(slot), kind: .confirmation))
                 }
-                if dwellDue[slot] != Self.none && dwellDue[slot] <= time {
-                    consider(.init(due: dwellDue[slot], device: device, slot: Int32(slot), kind: .dwell))
+                if slots.dwellDue[slot] != Self.none && slots.dwellDue[slot] <= time {
+                    consider(.init(due: slots.dwellDue[slot], device: device, slot: Int32(slot), kind: .dwell))
                 }
             }
             guard let timer = next else { return }
@@ -51,23 +51,39 @@ extension MonitorState {
         guard slot >= Int(slotStart[row]), slot < Int(slotStart[row] + slotCount[row]) else { return }
         switch timer.kind {
         case .confirmation:
-            guard pendingSince[slot] != Self.none, pendingSince[slot] + confirmation(slot) == timer.due else { return }
+            guard slots.pendingSince[slot] != Self.none, slots.pendingSince[slot] + confirmation(slot) == timer.due else { return }
             transition(
                 slot: slot, device: timer.device, at: timer.due, latitude: lastLatitude[row],
                 longitude: lastLongitude[row], into: &events)
         case .dwell:
-            guard dwellDue[slot] == timer.due else { return }
-            dwellDue[slot] = Self.none
-            guard flags[slot] & Self.inside != 0 else { return }
+            guard slots.dwellDue[slot] == timer.due else { return }
+            slots.dwellDue[slot] = Self.none
+            guard slots.flags[slot] & Self.inside != 0 else { return }
             emit(
                 .dwell, device: timer.device, slot: slot, time: Timestamp(microseconds: timer.due),
                 latitude: lastLatitude[row], longitude: lastLongitude[row], into: &events)
         }
     }
 
+    /// Moves a slot's region, state and timers to another slot of the same device (the old slot is left clear),
+    /// and queues its running timers again under the new slot.
+    mutating func moveSlot(from source: Int, to target: Int, device: Int32) {
+        slots.move(from: source, to: target)
+        guard slots.hasTimers else { return }
+        if slots.pendingSince[target] != Self.none {
+            timers.push(
+                TimerQueue.Timer(
+                    due: slots.pendingSince[target] + confirmation(target), device: device, slot: Int32(target),
+                    kind: .confirmation))
+        }
+        if slots.dwellDue[target] != Self.none {
+            timers.push(TimerQueue.Timer(due: slots.dwellDue[target], device: device, slot: Int32(target), kind: .dwell))
+        }
+    }
+
     mutating func startDwell(device: Int32, slot: Int, from time: Int64) {
-        let due = time + Int64((ownLoiteringDelay[slot] ?? settings.loiteringDelay) * 1e6)
-        dwellDue[slot] = due
+        let due = time + Int64((slots.ownLoiteringDelay[slot] ?? settings.loiteringDelay) * 1e6)
+        slots.dwellDue[slot] = due
         timers.push(TimerQueue.Timer(due: due, device: device, slot: Int32(slot), kind: .dwell))
     }
 
@@ -84,18 +100,18 @@ extension MonitorState {
         inside: Bool = false, isAnswer: Bool = false, drawnAs drawKind: EventKind? = nil, into events: inout [GeofenceEvent]
     ) {
         var event = GeofenceEvent(
-            device: device, region: regionID[slot], kind: kind, time: time, latitude: latitude, longitude: longitude,
+            device: device, region: slots.regionID[slot], kind: kind, time: time, latitude: latitude, longitude: longitude,
             inside: inside)
         if settings.eventModel == .conditions {
             event.condition = kind == .exit || (kind == .state && !inside) ? .unsatisfied : .satisfied
         }
-        let responsiveness = ownResponsiveness.isEmpty ? 0 : ownResponsiveness[slot] ?? 0
+        let responsiveness = slots.ownResponsiveness.isEmpty ? 0 : slots.ownResponsiveness[slot] ?? 0
         if !settings.delivery.isInstant || responsiveness > 0 || !deliveredUntil.isEmpty {
             let row = Int(device / stride)
             if row >= deliveredUntil.count {
                 deliveredUntil.append(contentsOf: repeatElement(Self.none, count: row + 1 - deliveredUntil.count))
             }
-            let key = deliveryKey?(device, regionID[slot]) ?? DeliveryDelay.key(device: device, region: regionID[slot])
+            let key = deliveryKey?(device, slots.regionID[slot]) ?? DeliveryDelay.key(device: device, region: slots.regionID[slot])
             let delay = isAnswer ? 0 : settings.delivery.microseconds(
                 seed: seed, key: key, kind: drawKind ?? kind, decidedAt: time.microseconds, responsiveness: responsiveness)
             let delivered = max(time.microseconds + delay, deliveredUntil[row])

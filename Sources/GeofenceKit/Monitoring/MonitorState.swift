@@ -50,23 +50,10 @@ public struct MonitorState: Sendable {
     var clearances: [BoundaryClearance] = []
     var schedules: [Int32: ForegroundSchedule] = [:]
 
-    // Per slot.
-    var slots: [PackedRegion] = []
-    var regionID: [Int32] = []
-    var flags: [UInt8] = []
-    /// Exact path only: a lower bound of the distance from the device's clearance's centre to the slot's boundary
-    /// (see `MonitorState+ExactPath`).
-    var slotClearance: [Float] = []
+    /// Every per-slot field (``SlotTable``).
+    var slots = SlotTable()
     /// Polygons, referred to by their slots.
     var polygons: [PolygonGeometry] = []
-    /// Rich path only (empty otherwise, to keep a million devices in memory): when the device first stood past the
-    /// boundary towards the other state, and when a dwell falls due (`.min`: none).
-    var pendingSince: [Int64] = []
-    var dwellDue: [Int64] = []
-    /// Loitering delays of the slots whose region sets its own.
-    var ownLoiteringDelay: [Int: Double] = [:]
-    /// Hysteresis of the slots whose region sets its own (buffer, confirmation time).
-    var ownHysteresis: [Int: Hysteresis] = [:]
 
     var timers = TimerQueue()
     /// The shared catalog devices choose regions from, when they do (``MonitorState+Selection``).
@@ -75,10 +62,6 @@ public struct MonitorState: Sendable {
     // Issue 14's platform behaviour, allocated only where a profile or region needs it.
     /// Per device row, with delivery delays: when its latest delayed event is delivered (`.min`: none yet).
     var deliveredUntil: [Int64] = []
-    /// Android's `notificationResponsiveness` of the slots whose region sets one.
-    var ownResponsiveness: [Int: Double] = [:]
-    /// Slots that monitor a polygon's enclosing circle (`monitor.polygons: "enclosingCircle"`): the polygon's index.
-    var enclosedPolygon: [Int: Int] = [:]
     /// Stop detection, with `--visits`.
     var visits: VisitDetector?
     /// A stable key of a (device, region) pair for delivery delays — from their names, so a restarted stream whose
@@ -124,6 +107,7 @@ public struct MonitorState: Sendable {
         isRich = settings.hysteresis.isActive || settings.confidence != nil || settings.authorization.isActive
             || settings.dwellByDefault || settings.initialTriggers.contains(.dwell) || settings.needsRichPath
         visits = settings.visits.map(VisitDetector.init)
+        if isRich { slots.keepTimers() }
     }
 
     /// Slots in use over all devices (monitored regions).
@@ -139,9 +123,6 @@ public struct MonitorState: Sendable {
         lastLongitude.reserveCapacity(devices)
         clearances.reserveCapacity(devices)
         slots.reserveCapacity(regions)
-        regionID.reserveCapacity(regions)
-        flags.reserveCapacity(regions)
-        slotClearance.reserveCapacity(regions)
     }
 
     /// Evaluates one sample and appends the events it causes to `events`.
@@ -214,6 +195,6 @@ public struct MonitorState: Sendable {
         guard row < lastTime.count, lastTime[row] != Self.none, slot >= 0, slot < Int(slotCount[row]) else {
             return nil
         }
-        return flags[Int(slotStart[row]) + slot] & Self.inside != 0
+        return slots.flags[Int(slotStart[row]) + slot] & Self.inside != 0
     }
 }
