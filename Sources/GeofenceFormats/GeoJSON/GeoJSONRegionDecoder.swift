@@ -56,15 +56,32 @@ public enum GeoJSONRegionDecoder {
     public static func forEachRegion(
         in buffer: UnsafeBufferPointer<UInt8>, warnings: inout [InputError], _ body: (Region) -> Void
     ) throws(InputError) {
+        try forEachRegion(in: buffer, prefetch: CircleFeaturePrefetch(buffer), warnings: &warnings, body)
+    }
+
+    /// ``forEachRegion(in:warnings:_:)`` with the circle features read ahead by `prefetch` (none when `nil`).
+    static func forEachRegion(
+        in buffer: UnsafeBufferPointer<UInt8>, prefetch: CircleFeaturePrefetch?, warnings: inout [InputError],
+        _ body: (Region) -> Void
+    ) throws(InputError) {
+        var prefetch = prefetch
         var firstFeatureWithID: [ExactName: Int] = [:]
         // Sized for a file of circles (each feature at least ~128 bytes), so that growing the table does not
         // rehash it over and over; capped, since a file of large polygons has far fewer features.
         firstFeatureWithID.reserveCapacity(min(buffer.count / 128, 1 << 20))
-        // Circle features are read straight from the bytes; the rest (and any that warns or fails) as trees.
+        // Circle features are read straight from the bytes (read ahead on every core in a large file); the rest
+        // (and any that warns or fails) as trees.
         let root = try JSONParser.parse(
             buffer, streaming: "features",
             shortcut: { scanner, index in
-                guard let region = CircleFeatureShortcut.read(&scanner) else { return false }
+                let region: Region
+                if let feature = prefetch?.take(at: scanner.offset) {
+                    CircleFeaturePrefetch.skip(feature, in: &scanner)
+                    region = feature.region
+                } else {
+                    guard let read = CircleFeatureShortcut.read(&scanner) else { return false }
+                    region = read
+                }
                 let name = ExactName(region.id)
                 if let first = firstFeatureWithID.updateValue(index, forKey: name) {
                     // A duplicate: the tree path reports it, naming the first feature.
