@@ -84,6 +84,7 @@ import GeofenceKit
                 #expect(ahead.line == alone.line)
                 #expect(ahead.column == alone.column, "feature \(index)")
             }
+            prefetch.finish()
             #expect(taken == 240)  // all but the polygons and the features with a `name`
         }
     }

@@ -20,7 +20,8 @@ import Synchronization
 /// what can follow there — and a feature read ahead at a place the decoder never reaches is never used. So the
 /// regions, their order, every error and warning, and every line and column are the decoder's own.
 ///
-/// Memory holds one window of features (``partLength`` bytes per part) at a time.
+/// While the decoder takes the features of one window (``partLength`` bytes per part), the next window is read on
+/// other threads, so memory holds two windows of features at a time. Call ``finish()`` before the bytes go away.
 struct CircleFeaturePrefetch {
     /// A feature read ahead: its region, where it ends, and how the scanner's line position moves across it.
     struct Feature {
@@ -49,6 +50,8 @@ struct CircleFeaturePrefetch {
     private var window: [[Feature]]
     private var windowEnd = 0
     private var cursor = (part: 0, index: 0)
+    /// The window after the current one, being read on other threads.
+    private var ahead: Window?
 
     /// A prefetch over `bytes` with `parts` threads, each reading `partLength` bytes per window; `nil` when there
     /// is one part or `bytes` are fewer than `minimumBytes`.
@@ -91,32 +94,81 @@ struct CircleFeaturePrefetch {
         }
     }
 
-    /// Reads the next window, `parts × partLength` bytes from `offset`, on every core.
+    /// Waits for the window being read ahead, if any: call it before the bytes go away.
+    mutating func finish() {
+        ahead?.done.wait()
+        ahead = nil
+    }
+
+    /// Makes the window that holds `offset` the current one: the one read ahead when it does (waiting for it if
+    /// need be), else one read now on every core. Then starts reading the window after it on other threads.
     private mutating func fill(from offset: Int) {
-        // The threads read the caller's bytes, which outlive this call; a pointer is not `Sendable`, so they get
-        // its address.
-        let address = Int(bitPattern: bytes.baseAddress)
-        let count = bytes.count
-        let partLength = self.partLength
         for part in window.indices { window[part].removeAll(keepingCapacity: true) }
-        let results = Mutex(window)
-        window = []
+        let spare = window
+        if let ahead, ahead.start <= offset, offset < ahead.end {
+            ahead.done.wait()
+            window = ahead.take()
+            windowEnd = ahead.end
+            self.ahead = nil
+        } else {
+            finish()
+            let now = Window(start: offset, end: min(offset + parts * partLength, bytes.count), storage: spare)
+            read(now)
+            window = now.take()
+            windowEnd = now.end
+        }
+        cursor = (0, 0)
+        guard windowEnd < bytes.count else { return }
+        let next = Window(
+            start: windowEnd, end: min(windowEnd + parts * partLength, bytes.count),
+            storage: spare.count == parts ? spare : Array(repeating: [], count: parts))
+        ahead = next
+        let prefetch = (address: Int(bitPattern: bytes.baseAddress), count: bytes.count, partLength: partLength)
+        DispatchQueue.global().async {
+            Self.read(next, address: prefetch.address, count: prefetch.count, partLength: prefetch.partLength)
+            next.done.signal()
+        }
+    }
+
+    private func read(_ window: Window) {
+        Self.read(window, address: Int(bitPattern: bytes.baseAddress), count: bytes.count, partLength: partLength)
+    }
+
+    /// Reads `window`'s parts on every core. The threads read the caller's bytes, which outlive the reading (see
+    /// ``finish()``); a pointer is not `Sendable`, so they get its address.
+    private static func read(_ window: Window, address: Int, count: Int, partLength: Int) {
+        let parts = window.features.withLock { $0.count }
         DispatchQueue.concurrentPerform(iterations: parts) { part in
             let bytes = UnsafeBufferPointer(start: UnsafePointer<UInt8>(bitPattern: address), count: count)
-            let start = offset + part * partLength
-            var features = results.withLock { parts in
+            let start = window.start + part * partLength
+            var features = window.features.withLock { parts in
                 defer { parts[part] = [] }
                 return parts[part]
             }
-            Self.read(bytes, from: start, before: min(start + partLength, bytes.count), into: &features)
-            results.withLock { [features] in $0[part] = features }
+            read(bytes, from: start, before: min(start + partLength, window.end), into: &features)
+            window.features.withLock { [features] in $0[part] = features }
         }
-        window = results.withLock { parts in
-            defer { parts = [] }
-            return parts
+    }
+
+    /// The features of `start..<end`, part by part, filled on other threads; `done` is signalled when they are.
+    private final class Window: Sendable {
+        let start: Int
+        let end: Int
+        let features: Mutex<[[Feature]]>
+        let done = DispatchSemaphore(value: 0)
+
+        init(start: Int, end: Int, storage: [[Feature]]) {
+            self.start = start
+            self.end = end
+            features = Mutex(storage)
         }
-        windowEnd = min(offset + parts * partLength, bytes.count)
-        cursor = (0, 0)
+
+        func take() -> [[Feature]] {
+            features.withLock { parts in
+                defer { parts = [] }
+                return parts
+            }
+        }
     }
 
     /// Appends the circle features that start in `start..<end` (and may end after it) to `features`.

@@ -65,6 +65,7 @@ public enum GeoJSONRegionDecoder {
         _ body: (Region) -> Void
     ) throws(InputError) {
         var prefetch = prefetch
+        defer { prefetch?.finish() }
         var firstFeatureWithID: [ExactName: Int] = [:]
         // Sized for a file of circles (each feature at least ~128 bytes), so that growing the table does not
         // rehash it over and over; capped, since a file of large polygons has far fewer features.
