@@ -102,6 +102,36 @@ import GeofenceFormats
         #expect(sink.lines.count == (report.events["enter"] ?? 0) + (report.events["exit"] ?? 0))
     }
 
+    /// The router guesses each sample's device from the order of the samples before; a guess is only taken when
+    /// the names are the same bytes, so devices that change places (or whose names differ only in normalisation)
+    /// still get their own samples.
+    @Test func devicesThatChangeTheirOrderGetTheirOwnSamples() async throws {
+        let devices = ["a", "b", "caf\u{E9}", "cafe\u{301}", "c"]
+        // By index, not by name: as `String`s (and so as dictionary keys) the two spellings of café are equal.
+        var lines = Array(repeating: [String](), count: devices.count)
+        var all: [String] = []
+        for step in 0..<12 {
+            // The same order for a few steps, then rotated or reversed.
+            var order = Array(devices.indices)
+            if step % 4 == 3 { order.reverse() } else if step >= 6 { order = order.map { ($0 + step) % devices.count } }
+            for index in order {
+                let latitude = (step + index) % 3 == 0 ? "25.0478" : "25.06"
+                lines[index].append(
+                    "{\"device\":\"\(devices[index])\",\"lat\":\(latitude),\"lon\":121.517,\"time\":\(1_795_248_000 + step)}")
+                all.append(lines[index].last!)
+            }
+        }
+        let (report, sink) = try await Self.run(all.joined(separator: "\n"))
+        #expect(report.devices == devices.count)
+        #expect(report.updates == 60)
+        for (index, device) in devices.enumerated() {
+            let (_, alone) = try await Self.run(lines[index].joined(separator: "\n"))
+            let own = sink.lines.filter { $0.utf8.starts(with: "{\"device\":\"\(device)\",".utf8) }
+            #expect(!own.isEmpty)
+            #expect(own == alone.lines, "\(device)")
+        }
+    }
+
     @Test func failOnBadInputStopsAtTheFirstBadLine() async throws {
         let text = Self.journey.replacingOccurrences(of: "\"lat\":25.0500", with: "\"lat\":\"x\"")
         await #expect(throws: BadInputError.self) { _ = try await Self.run(text, failOnBadInput: true) }

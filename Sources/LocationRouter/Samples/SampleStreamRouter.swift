@@ -23,6 +23,12 @@ struct SampleStreamRouter {
     private var format: SampleFormat?
     private var csvHeader: CSVSampleHeader?
     private var deviceIndex: [ExactName: Int32] = [:]
+    /// Each device's name, by index, and the device whose sample came after its last one (-1: none yet). Streams
+    /// list their devices in much the same order at every time step, so the device after the previous sample's
+    /// is usually this sample's: one comparison of names instead of hashing the name and looking it up.
+    private var names: [ExactName] = []
+    private var successor: [Int32] = []
+    private var previousDevice: Int32 = -1
     private var lastTime: [Int64] = []
     /// Whether each device belongs to this process's partition (all do in a whole run).
     private var owned: [Bool] = []
@@ -183,7 +189,9 @@ struct SampleStreamRouter {
     private mutating func route(_ sample: LocationSample) throws -> Int? {
         let device: Int32
         let name = ExactName(sample.device)
-        if let known = deviceIndex[name] {
+        if previousDevice >= 0, case let guess = successor[Int(previousDevice)], guess >= 0, names[Int(guess)] == name {
+            device = guess
+        } else if let known = deviceIndex[name] {
             device = known
         } else {
             guard deviceIndex.count < input.maxDevices else {
@@ -199,9 +207,13 @@ struct SampleStreamRouter {
             // in every partition that reads the same stream as in the whole run.
             device = input.registry.append(sample.device)
             deviceIndex[name] = device
+            names.append(name)
+            successor.append(-1)
             lastTime.append(.min)
             owned.append(partition.owns(deviceID: sample.device))
         }
+        if previousDevice >= 0 { successor[Int(previousDevice)] = device }
+        previousDevice = device
         let time = sample.time.microseconds
         let isOwned = owned[Int(device)]
         guard time >= lastTime[Int(device)] else {
