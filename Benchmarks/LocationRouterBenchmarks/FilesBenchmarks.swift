@@ -29,6 +29,10 @@ enum FilesBenchmarks {
 
     static let csv = pipeline(name: "filesCSV", format: .csv)
     static let ndjson = pipeline(name: "filesNDJSON", format: .ndjson)
+    /// The samples alone into the pipeline: the same lines with no regions, so what is measured is reading,
+    /// splitting, decoding and routing them (`run --source stdin:csv --regions` an empty FeatureCollection).
+    static let csvIntake = pipeline(name: "filesCSVIntake", format: .csv, withRegions: false)
+    static let ndjsonIntake = pipeline(name: "filesNDJSONIntake", format: .ndjson, withRegions: false)
 
     /// The read end of a pipe that a thread of its own fills with `bytes` and then closes, as a shell pipes a
     /// file into standard input.
@@ -54,15 +58,19 @@ enum FilesBenchmarks {
     }
 
     /// The samples read from a pipe (as from standard input) into the pipeline with the workload's regions, events counted.
-    static func pipeline(name: String, format: SampleFormat) -> Benchmark {
+    static func pipeline(name: String, format: SampleFormat, withRegions: Bool = true) -> Benchmark {
         Benchmark(
             name: name,
             summary: "whole pipeline from \(format == .csv ? "CSV" : "NDJSON") on a pipe: the files workload "
-                + "(1,000,000 lines, 200,000 circles bound to 10,000 devices), exact",
+                + (withRegions
+                    ? "(1,000,000 lines, 200,000 circles bound to 10,000 devices), exact"
+                    : "'s 1,000,000 lines without regions (the samples' intake)"),
             unit: "lines",
             prepare: {
                 let workload = FilesWorkload.shared
-                let regions = try GeoJSONRegionDecoder.decode(workload.geoJSON)
+                let regions = withRegions ? try GeoJSONRegionDecoder.decode(workload.geoJSON) : []
+                let (expectedEnters, expectedExits) =
+                    withRegions ? (FilesWorkload.expectedEnters, FilesWorkload.expectedExits) : (0, 0)
                 let bytes = format == .csv ? workload.csv : workload.ndjson
                 return {
                     let descriptor = try feed(bytes)
@@ -73,13 +81,13 @@ enum FilesBenchmarks {
                     let report = try await Simulation(configuration: configuration, sink: nil).run()
                     let enters = report.events["enter"] ?? 0
                     let exits = report.events["exit"] ?? 0
-                    guard enters == FilesWorkload.expectedEnters, exits == FilesWorkload.expectedExits,
+                    guard enters == expectedEnters, exits == expectedExits,
                         report.dropped == 0, report.updates == FilesWorkload.devices * FilesWorkload.steps
                     else {
                         throw BenchmarkFailure(
                             "\(report.updates) updates, \(enters) enters and \(exits) exits; expected "
                                 + "\(FilesWorkload.devices * FilesWorkload.steps) updates, "
-                                + "\(FilesWorkload.expectedEnters) enters and \(FilesWorkload.expectedExits) exits")
+                                + "\(expectedEnters) enters and \(expectedExits) exits")
                     }
                     return Outcome(units: report.updates, bytes: bytes.count)
                 }

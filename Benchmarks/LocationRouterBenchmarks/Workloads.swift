@@ -84,6 +84,8 @@ enum Workloads {
             FilesBenchmarks.regions,
             FilesBenchmarks.csv,
             FilesBenchmarks.ndjson,
+            FilesBenchmarks.csvIntake,
+            FilesBenchmarks.ndjsonIntake,
             EncodingBenchmark.encode(devices: devices, regions: regions, seconds: seconds),
             PipelineBenchmarks.fullSpeed(devices: devices, regions: regions, seconds: seconds, output: .counted),
             PipelineBenchmarks.fullSpeed(

@@ -15,7 +15,9 @@ public struct RegionCatalog: Sendable {
         var byDevice: [ExactName: [Int32]] = [:]
         for (index, region) in regions.enumerated() {
             if let devices = region.devices {
-                for device in Set(devices.map(ExactName.init)) { byDevice[device, default: []].append(Int32(index)) }
+                // Most regions name one device: no set is needed to list it once.
+                let names = devices.count == 1 ? [ExactName(devices[0])] : Array(Set(devices.map(ExactName.init)))
+                for device in names { byDevice[device, default: []].append(Int32(index)) }
             } else {
                 everyDevice.append(Int32(index))
             }

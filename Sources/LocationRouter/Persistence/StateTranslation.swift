@@ -4,20 +4,22 @@ import GeofenceKit
 struct StateTranslation: Sendable {
     let deviceNames: DeviceNames
     let regionNames: RegionNames
-    private let regionIndex: [ExactName: Int32]
 
     init(deviceNames: DeviceNames, regionNames: RegionNames) {
         self.deviceNames = deviceNames
         self.regionNames = regionNames
-        if case .listed(let names) = regionNames {
-            regionIndex = Dictionary(names.enumerated().map { (ExactName($1), Int32($0)) }, uniquingKeysWith: { first, _ in first })
-        } else {
-            regionIndex = [:]
-        }
     }
 
-    /// The index of a region name of this run, or `nil` when the run has no such region.
-    func region(named name: String) -> Int32? {
+    /// Listed region names by index, built only when a snapshot is restored (a run with a large regions file and
+    /// no state never pays for it).
+    private func makeRegionIndex() -> [ExactName: Int32] {
+        guard case .listed(let names) = regionNames else { return [:] }
+        return Dictionary(names.enumerated().map { (ExactName($1), Int32($0)) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The index of a region name of this run, or `nil` when the run has no such region (`regionIndex`: from
+    /// ``makeRegionIndex()``).
+    private func region(named name: String, in regionIndex: [ExactName: Int32]) -> Int32? {
         switch regionNames {
         case .listed: return regionIndex[ExactName(name)]
         case .catalog:
@@ -65,18 +67,19 @@ struct StateTranslation: Sendable {
     /// A lookup for the monitors: device index → its saved state, with this run's indices.
     func lookup(_ snapshot: StateSnapshot) -> MonitorState.StateLookup {
         let byName = Dictionary(snapshot.devices.map { (ExactName($0.name), $0) }, uniquingKeysWith: { _, last in last })
+        let regionIndex = makeRegionIndex()
         return { [self] device in
             guard let saved = byName[ExactName(deviceNames.name(of: device))] else { return nil }
             return DeviceState(
                 device: device, time: saved.time, latitude: saved.latitude, longitude: saved.longitude,
                 regions: saved.regions.compactMap { region in
-                    region.id.isEmpty ? nil : self.region(named: region.id).map {
+                    region.id.isEmpty ? nil : self.region(named: region.id, in: regionIndex).map {
                         DeviceState.Region(
                             region: $0, inside: region.inside, pendingSince: region.pendingSince,
                             dwellDue: region.dwellDue, appInside: region.appInside)
                     }
                 },
-                failed: saved.failed.compactMap { self.region(named: $0) }, deliveredUntil: saved.deliveredUntil)
+                failed: saved.failed.compactMap { self.region(named: $0, in: regionIndex) }, deliveredUntil: saved.deliveredUntil)
         }
     }
 }
