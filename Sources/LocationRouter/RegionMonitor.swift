@@ -123,21 +123,6 @@ public actor RegionMonitor {
     /// Evaluates the batch's samples from `start` until its end or until `events` holds a full outgoing batch;
     /// returns where to go on. Synchronous, so the hot loop stays out of the async frame.
     private func evaluate(_ batch: LocationBatch, from start: Int, into events: inout [GeofenceEvent]) -> Int {
-        var i = start
-        while i < batch.count && events.count < Self.maxEventsPerBatch {
-            let accuracy = batch.accuracies[i]
-            let accepted = state.evaluate(
-                device: batch.devices[i], latitude: batch.latitudes[i], longitude: batch.longitudes[i],
-                time: Timestamp(microseconds: batch.times[i]), accuracy: accuracy.isNaN ? nil : Double(accuracy),
-                into: &events)
-            // The unlimited evaluation sees the samples the monitor took; events are matched when they go out.
-            if accepted && coverage != nil {
-                coverage?.observe(
-                    device: batch.devices[i], latitude: batch.latitudes[i], longitude: batch.longitudes[i],
-                    time: Timestamp(microseconds: batch.times[i]))
-            }
-            i += 1
-        }
-        return i
+        state.evaluate(batch, from: start, into: &events, eventLimit: Self.maxEventsPerBatch, coverage: &coverage)
     }
 }

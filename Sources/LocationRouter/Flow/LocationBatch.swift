@@ -43,6 +43,32 @@ public struct LocationBatch: Sendable {
         accuracies.append(accuracy.map(Float.init) ?? .nan)
     }
 
+    /// Appends `times.count` samples of one device, without accuracy, whose positions `write` fills in: it is handed
+    /// the new samples' latitudes and longitudes, in the order of `times`. A generated track's way in, with no
+    /// per-sample bookkeeping.
+    mutating func appendTrack(
+        device: Int32, times: ArraySlice<Int64>,
+        _ write: (_ latitudes: UnsafeMutableBufferPointer<Double>, _ longitudes: UnsafeMutableBufferPointer<Double>)
+            -> Void
+    ) {
+        guard !times.isEmpty else { return }
+        if devices.isEmpty { ingress = MonotonicClock.now() }
+        let start = devices.count
+        let count = times.count
+        devices.append(contentsOf: repeatElement(device, count: count))
+        self.times.append(contentsOf: times)
+        accuracies.append(contentsOf: repeatElement(.nan, count: count))
+        latitudes.append(contentsOf: repeatElement(0, count: count))
+        longitudes.append(contentsOf: repeatElement(0, count: count))
+        latitudes.withUnsafeMutableBufferPointer { latitudes in
+            longitudes.withUnsafeMutableBufferPointer { longitudes in
+                write(
+                    UnsafeMutableBufferPointer(rebasing: latitudes[start...]),
+                    UnsafeMutableBufferPointer(rebasing: longitudes[start...]))
+            }
+        }
+    }
+
     /// Appends a sample after the source's filters, or counts it as filtered out.
     /// - Returns: whether the sample was appended.
     @discardableResult

@@ -11,21 +11,19 @@ import GeofenceKit
 public struct RandomWalkLane: Sendable {
     private let plan: RandomWalkPlan
     private let devices: [Int32]
-    private var latitude: [Double] = []
-    private var longitude: [Double] = []
-    private var heading: [Double] = []
-    private var stepLength: [Double] = []
-    private var rng: [SplitMix64] = []
+    /// Each device's position, heading and generator, one record per device (``RandomWalker``).
+    private var walkers: [RandomWalker] = []
     /// With stops: each device's stop schedule (empty otherwise).
     private var stops: [StopSchedule] = []
+    /// Every step's sample time (microseconds), computed once.
+    private let stepTimes: [Int64]
     /// The first step of the current block, the device being walked through it, and its next step.
     private var blockStart = 0
     private var cursor = 0
     private var step = 0
     private let stepsPerVisit: Int
     private let steps: Int
-    private let headingNoise: Double
-    private let areaRadius: Double
+    private let area: RandomWalker.Area
     private var filter: LocationFilter?
     /// Samples the source filters suppressed so far.
     public private(set) var filteredCount = 0
@@ -39,16 +37,13 @@ public struct RandomWalkLane: Sendable {
         let configuration = plan.configuration
         devices = Swift.stride(from: first, to: configuration.devices, by: stride).map { Int32($0) }
         steps = configuration.samplesPerDevice
-        // Uniform noise with the configured standard deviation: √3·σ·√dt bounds a uniform of variance σ²·dt.
-        headingNoise = configuration.headingNoise * .pi / 180 * (3 * configuration.interval).squareRoot()
-        areaRadius = configuration.areaRadius
+        stepTimes = (0..<steps).map {
+            configuration.start.adding(seconds: Double($0) * configuration.interval).microseconds
+        }
+        area = RandomWalker.Area(plan: plan)
+        walkers.reserveCapacity(devices.count)
         for device in devices {
-            let start = plan.start(ofDevice: device)
-            latitude.append(start.latitude)
-            longitude.append(start.longitude)
-            heading.append(start.heading)
-            stepLength.append(start.speed * configuration.interval)
-            rng.append(plan.walkGenerator(ofDevice: device))
+            walkers.append(RandomWalker(plan: plan, device: device))
             if let schedule = plan.stopSchedule(ofDevice: device) { stops.append(schedule) }
         }
     }
@@ -71,24 +66,18 @@ public struct RandomWalkLane: Sendable {
     /// Appends up to `capacity - batch.count` samples to `batch` (fewer when filters suppress some), none whose
     /// ``pacingTime`` is past `limit`; returns `false` once the walk is over.
     public mutating func fill(_ batch: inout LocationBatch, capacity: Int, upTo limit: Int64 = .max) -> Bool {
-        let configuration = plan.configuration
-        let center = configuration.center
         while !isFinished && batch.count < capacity {
             if limit != .max && pacingTime.microseconds > limit { break }
             let blockEnd = min(blockStart + stepsPerVisit, steps)
             while cursor < devices.count && batch.count < capacity {
                 if limit != .max && pacingTime.microseconds > limit { break }
-                let i = cursor
-                while step < blockEnd && batch.count < capacity {
-                    if step > 0 && (stops.isEmpty || !stops[i].isStopped(atStep: step)) { advance(i, towards: center) }
-                    let time = configuration.start.adding(seconds: Double(step) * configuration.interval)
-                    if !batch.append(
-                        device: devices[i], latitude: latitude[i], longitude: longitude[i], time: time, through: &filter)
-                    {
-                        filteredCount += 1
-                    }
-                    step += 1
+                let run = step..<min(blockEnd, step + capacity - batch.count)
+                if filter == nil {
+                    walk(cursor, through: run, into: &batch)
+                } else {
+                    walkFiltered(cursor, through: run, into: &batch)
                 }
+                step = run.upperBound
                 if step == blockEnd {
                     cursor += 1
                     step = blockStart
@@ -101,34 +90,33 @@ public struct RandomWalkLane: Sendable {
             }
         }
         // Every later sample belongs to the current block or a later one; at the end, time stops at the last step.
-        let lastStep = max(0, min(blockStart, steps - 1))
-        batch.watermark = configuration.start.adding(seconds: Double(lastStep) * configuration.interval).microseconds
+        batch.watermark = stepTimes[max(0, min(blockStart, steps - 1))]
         return !isFinished || batch.count > 0
     }
 
-    /// Moves device `i` by one step: turn by seeded noise, and head back towards the centre when outside the area.
-    @inline(__always)
-    private mutating func advance(_ i: Int, towards center: Coordinate) {
-        guard plan.isPlanar else { return advanceOnSphere(i, towards: center) }
-        var h = heading[i] + headingNoise * (2 * rng[i].unit() - 1)
-        let north = (latitude[i] - center.latitude) * plan.scale.metresPerDegreeLatitude
-        let east = (longitude[i] - center.longitude) * plan.scale.metresPerDegreeLongitude
-        if north * north + east * east > areaRadius * areaRadius {
-            h = atan2(-east, -north)
+    /// Walks device `i` through `run` and appends its samples: the device's record is kept in a local while it
+    /// walks, and its positions are written straight into the batch.
+    private mutating func walk(_ i: Int, through run: Range<Int>, into batch: inout LocationBatch) {
+        var walker = walkers[i]
+        let area = area
+        batch.appendTrack(device: devices[i], times: stepTimes[run]) { latitudes, longitudes in
+            for (k, step) in run.enumerated() {
+                if step > 0 && (stops.isEmpty || !stops[i].isStopped(atStep: step)) { walker.advance(in: area) }
+                latitudes[k] = walker.latitude
+                longitudes[k] = walker.longitude
+            }
         }
-        heading[i] = h
-        let step = stepLength[i]
-        (latitude[i], longitude[i]) = plan.scale.move(latitude[i], longitude[i], north: step * cos(h), east: step * sin(h))
+        walkers[i] = walker
     }
 
-    /// ``advance(_:towards:)`` for walks near a pole or the antimeridian: great circles on the sphere, the shorter
-    /// way round, over a pole when the walk goes there.
-    private mutating func advanceOnSphere(_ i: Int, towards center: Coordinate) {
-        var h = heading[i] + headingNoise * (2 * rng[i].unit() - 1)
-        let back = SphericalWalkStep.towards(
-            centerLatitude: center.latitude, centerLongitude: center.longitude, from: latitude[i], longitude[i])
-        if back.distance > areaRadius { h = back.bearing }
-        let moved = SphericalWalkStep.step(latitude[i], longitude[i], heading: h, distance: stepLength[i])
-        (latitude[i], longitude[i], heading[i]) = moved
+    /// ``walk(_:through:into:)`` through the source's filters, sample by sample.
+    private mutating func walkFiltered(_ i: Int, through run: Range<Int>, into batch: inout LocationBatch) {
+        for step in run {
+            if step > 0 && (stops.isEmpty || !stops[i].isStopped(atStep: step)) { walkers[i].advance(in: area) }
+            let appended = batch.append(
+                device: devices[i], latitude: walkers[i].latitude, longitude: walkers[i].longitude,
+                time: Timestamp(microseconds: stepTimes[step]), through: &filter)
+            if !appended { filteredCount += 1 }
+        }
     }
 }

@@ -1,0 +1,29 @@
+import GeofenceKit
+
+extension MonitorState {
+    /// Evaluates `batch`'s samples from `start` until its end or until `events` holds `eventLimit` events; returns
+    /// where to go on. The unlimited evaluation, when there is one, sees the samples the monitor took.
+    ///
+    /// One call per batch: a ``RegionMonitor``'s state is an actor's stored property, whose every mutation is
+    /// checked for exclusive access at run time, so the loop over the samples runs here, inside one access.
+    mutating func evaluate(
+        _ batch: LocationBatch, from start: Int, into events: inout [GeofenceEvent], eventLimit: Int,
+        coverage: inout CoverageTracker?
+    ) -> Int {
+        var i = start
+        while i < batch.count && events.count < eventLimit {
+            let accuracy = batch.accuracies[i]
+            let accepted = evaluate(
+                device: batch.devices[i], latitude: batch.latitudes[i], longitude: batch.longitudes[i],
+                time: Timestamp(microseconds: batch.times[i]), accuracy: accuracy.isNaN ? nil : Double(accuracy),
+                into: &events)
+            if accepted && coverage != nil {
+                coverage?.observe(
+                    device: batch.devices[i], latitude: batch.latitudes[i], longitude: batch.longitudes[i],
+                    time: Timestamp(microseconds: batch.times[i]))
+            }
+            i += 1
+        }
+        return i
+    }
+}
