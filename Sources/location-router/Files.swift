@@ -22,6 +22,17 @@ enum Files {
         }
     }
 
+    /// The regions of a GeoJSON file, in file order (see ``regions(_:warnings:each:)``).
+    static func regions(_ path: String, warnings: inout [InputError]) throws(CommandError) -> [Region] {
+        var regions: [Region] = []
+        // A circle feature takes 100 bytes or more: reserved once, the array is never copied as it grows (pages
+        // reserved beyond the regions are never touched).
+        let fileSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        regions.reserveCapacity(min(fileSize / 100, 1 << 24))
+        try Files.regions(path, warnings: &warnings) { regions.append($0) }
+        return regions
+    }
+
     /// Like ``regions(_:warnings:each:)``, but returns the decoding error (with its line and column) instead of
     /// throwing it. - Throws: exit 66 when the file cannot be read.
     static func decodeRegions(

@@ -25,8 +25,7 @@ extension RunCommand {
         var regions: [Region]?
         if let path = scenario.regionsFile {
             var warnings: [InputError] = []
-            var decoded: [Region] = []
-            try Files.regions(path, warnings: &warnings) { decoded.append($0) }
+            let decoded = try Files.regions(path, warnings: &warnings)
             for warning in warnings { console.err("warning: \(warning.in(file: path))\n") }
             regions = decoded
         }

@@ -53,9 +53,8 @@ struct ServeCommand {
     }
 
     func run() async throws(CommandError) -> ExitCode {
-        var regions: [Region] = []
         var warnings: [InputError] = []
-        try Files.regions(regionsPath, warnings: &warnings) { regions.append($0) }
+        let regions = try Files.regions(regionsPath, warnings: &warnings)
         for warning in warnings { console.err("warning: \(warning.in(file: regionsPath))\n") }
         let service = ReferenceService(
             regions: regions, settings: profile.settings, webhook: webhook, drop: drop, delay: delay, delayShare: delayShare,

@@ -25,7 +25,7 @@ import GeofenceKit
     }
 
     /// One result per line, as text: the sample's fields, the rejection's reason and line, or `skipped`.
-    private func describe(_ decoded: [ParallelSampleDecoder.Decoded]) -> [String] {
+    private func describe(_ decoded: ParallelSampleDecoder.DecodedLines) -> [String] {
         decoded.map {
             switch $0 {
             case .sample(let sample):

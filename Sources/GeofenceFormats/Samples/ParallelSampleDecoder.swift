@@ -34,10 +34,27 @@ public struct ParallelSampleDecoder: Sendable {
         self.minimumLinesPerPart = max(1, minimumLinesPerPart)
     }
 
+    /// What the lines of one call became, in line order: the parts as their threads left them (joining them into
+    /// one array would copy every result once more).
+    public struct DecodedLines: RandomAccessCollection, Sendable {
+        fileprivate var parts: [[Decoded]]
+        fileprivate var partLength: Int
+        public let count: Int
+
+        public var startIndex: Int { 0 }
+        public var endIndex: Int { count }
+
+        public subscript(position: Int) -> Decoded {
+            parts[position / partLength][position % partLength]
+        }
+    }
+
     /// Decodes `lines` (in order) as `format`; one result per line, in the same order.
-    public func decode(_ lines: ArraySlice<LineSplitter.Piece>, as format: Format) -> [Decoded] {
+    public func decode(_ lines: ArraySlice<LineSplitter.Piece>, as format: Format) -> DecodedLines {
         let partCount = min(parts, max(1, lines.count / minimumLinesPerPart))
-        if partCount == 1 { return Self.decodePart(lines, as: format) }
+        if partCount == 1 {
+            return DecodedLines(parts: [Self.decodePart(lines, as: format)], partLength: max(1, lines.count), count: lines.count)
+        }
         let partLength = (lines.count + partCount - 1) / partCount
         let results = Mutex<[[Decoded]]>(Array(repeating: [], count: partCount))
         DispatchQueue.concurrentPerform(iterations: partCount) { part in
@@ -46,12 +63,11 @@ public struct ParallelSampleDecoder: Sendable {
             let decoded = Self.decodePart(lines[start..<end], as: format)
             results.withLock { $0[part] = decoded }
         }
-        return results.withLock { parts in
-            var all: [Decoded] = []
-            all.reserveCapacity(lines.count)
-            for part in parts { all += part }
-            return all
+        let parts = results.withLock { parts in
+            defer { parts = [] }
+            return parts
         }
+        return DecodedLines(parts: parts, partLength: partLength, count: lines.count)
     }
 
     private static func decodePart(_ lines: ArraySlice<LineSplitter.Piece>, as format: Format) -> [Decoded] {

@@ -88,7 +88,7 @@ struct SampleStreamRouter {
 
     private mutating func take(_ pieces: [LineSplitter.Piece], send: Send) async throws {
         // The lines from `aheadStart` on, decoded at once on every core; the rest of the work stays in line order.
-        var ahead: [ParallelSampleDecoder.Decoded] = []
+        var ahead: ParallelSampleDecoder.DecodedLines?
         var aheadStart: Int?
         for index in pieces.indices {
             if aheadStart == nil, let format = parallelFormat {
@@ -98,7 +98,7 @@ struct SampleStreamRouter {
             switch pieces[index] {
             case .line(let line, let number):
                 // Decoding stays synchronous; only a full batch waits for its credit, and a paced run for its time.
-                let decoded = aheadStart.map { ahead[index - $0] }
+                let decoded = aheadStart.flatMap { ahead?[index - $0] }
                 guard let sample = try decode(line, number: number, decoded: decoded) else { continue }
                 if pacer.isPaced, pacer.delay(until: sample.time.microseconds) > 0 {
                     // Whatever is due goes out before the source sleeps until this sample's moment.
