@@ -64,6 +64,43 @@ import Testing
         }
     }
 
+    /// Inside the area a device turns by uniform noise of the configured standard deviation (20° per second),
+    /// never more than √3 of it; measured between its successive steps on the plane.
+    @Test func devicesTurnByTheConfiguredHeadingNoise() {
+        let configuration = RandomWalkConfiguration(devices: 200, duration: 100)
+        let plan = RandomWalkPlan(configuration: configuration, seed: 11)
+        var lane = RandomWalkLane(plan: plan, first: 0, stride: 1, stepsPerVisit: 200)
+        var walks: [Int32: [(north: Double, east: Double)]] = [:]
+        while !lane.isFinished {
+            var batch = LocationBatch(capacity: 1024)
+            _ = lane.fill(&batch, capacity: 1024)
+            for i in 0..<batch.count {
+                let north = (batch.latitudes[i] - configuration.center.latitude) * plan.scale.metresPerDegreeLatitude
+                let east = (batch.longitudes[i] - configuration.center.longitude) * plan.scale.metresPerDegreeLongitude
+                walks[batch.devices[i], default: []].append((north, east))
+            }
+        }
+        var turns: [Double] = []
+        for walk in walks.values {
+            for k in 2..<walk.count {
+                let (a, b, c) = (walk[k - 2], walk[k - 1], walk[k])
+                // Outside the area the device heads back to the centre instead.
+                guard (b.north * b.north + b.east * b.east).squareRoot() < configuration.areaRadius - 1 else { continue }
+                let first = (north: b.north - a.north, east: b.east - a.east)
+                let second = (north: c.north - b.north, east: c.east - b.east)
+                let cross = first.north * second.east - first.east * second.north
+                turns.append(atan2(cross, first.north * second.north + first.east * second.east))
+            }
+        }
+        let sigma = 20 * Double.pi / 180
+        #expect(turns.count > 15_000)
+        #expect(turns.allSatisfy { abs($0) <= 3.squareRoot() * sigma * 1.000_001 })
+        let mean = turns.reduce(0, +) / Double(turns.count)
+        let deviation = (turns.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(turns.count)).squareRoot()
+        #expect(abs(mean) < 0.02)
+        #expect(abs(deviation - sigma) < 0.03 * sigma, "σ \(deviation * 180 / .pi)°")
+    }
+
     @Test func generatedRegionsLieNearTheDevicesStartWithRadiiInRange() {
         let plan = RandomWalkPlan(configuration: Self.configuration, seed: 3)
         for device: Int32 in [0, 17, 39] {

@@ -6,8 +6,12 @@ import GeofenceKit
 struct RandomWalker: Sendable {
     var latitude: Double
     var longitude: Double
-    /// Radians from north.
+    /// Radians from north (walks on the sphere).
     var heading: Double
+    /// The heading as a unit vector, north and east components (walks on the plane): a turn is a rotation, so a
+    /// step takes no sine or cosine of the heading itself.
+    var north: Double
+    var east: Double
     /// Metres per time step.
     let stepLength: Double
     /// Draws the heading noise.
@@ -40,6 +44,8 @@ struct RandomWalker: Sendable {
         latitude = start.latitude
         longitude = start.longitude
         heading = start.heading
+        north = cos(start.heading)
+        east = sin(start.heading)
         stepLength = start.speed * plan.configuration.interval
         rng = plan.walkGenerator(ofDevice: device)
     }
@@ -48,14 +54,21 @@ struct RandomWalker: Sendable {
     @inline(__always)
     mutating func advance(in area: Area) {
         guard area.isPlanar else { return advanceOnSphere(in: area) }
-        var h = heading + area.headingNoise * (2 * rng.unit() - 1)
-        let north = (latitude - area.center.latitude) * area.scale.metresPerDegreeLatitude
-        let east = (longitude - area.center.longitude) * area.scale.metresPerDegreeLongitude
-        if north * north + east * east > area.radius * area.radius {
-            h = atan2(-east, -north)
+        let turn = area.headingNoise * (2 * rng.unit() - 1)
+        let (sine, cosine) = area.headingNoise <= SmallAngle.limit ? SmallAngle.sinCos(turn) : (sin(turn), cos(turn))
+        let fromCenterNorth = (latitude - area.center.latitude) * area.scale.metresPerDegreeLatitude
+        let fromCenterEast = (longitude - area.center.longitude) * area.scale.metresPerDegreeLongitude
+        let distanceSquared = fromCenterNorth * fromCenterNorth + fromCenterEast * fromCenterEast
+        if distanceSquared > area.radius * area.radius {
+            let back = 1 / distanceSquared.squareRoot()
+            (north, east) = (-fromCenterNorth * back, -fromCenterEast * back)
+        } else {
+            (north, east) = (north * cosine - east * sine, east * cosine + north * sine)
+            // Rounding would let the vector's length drift over millions of turns: one Newton step back to 1.
+            let correction = 1.5 - 0.5 * (north * north + east * east)
+            (north, east) = (north * correction, east * correction)
         }
-        heading = h
-        (latitude, longitude) = area.scale.move(latitude, longitude, north: stepLength * cos(h), east: stepLength * sin(h))
+        (latitude, longitude) = area.scale.move(latitude, longitude, north: stepLength * north, east: stepLength * east)
     }
 
     /// ``advance(in:)`` for walks near a pole or the antimeridian: great circles on the sphere, the shorter way
