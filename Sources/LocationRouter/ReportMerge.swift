@@ -1,3 +1,5 @@
+import GeofenceKit
+
 /// Combines the reports of the partitions of one run into the report of the whole run.
 ///
 /// Counts add up; the latency histograms merge bucket by bucket, so the merged percentiles are exactly those
@@ -78,6 +80,7 @@ public enum ReportMerge {
         merged.batchCapacity = sum { $0.batchCapacity }
         merged.interrupted = sorted.contains(where: \.interrupted)
         merged.webhook = mergedWebhook(sorted.compactMap(\.webhook))
+        mergeCatalogAndDelivery(sorted, into: &merged)
         merged.sinkFailure = sorted.lazy.compactMap(\.sinkFailure).first
         merged.stoppedBy = sorted.lazy.compactMap(\.stoppedBy).first
         let snapshots = sorted.compactMap(\.snapshots)
@@ -133,6 +136,20 @@ public enum ReportMerge {
             total.writeWaits += one.writeWaits
             total.latency.merge(one.latency)
         }
+    }
+
+    /// `selection`, `coverage` and `delivery`: counts and device time add up (a partition without the object
+    /// adds nothing), and the ratios (`swapsPerDeviceHour`, `coverage.ratio`) and delay quantiles follow from the
+    /// sums, as in one run.
+    private static func mergeCatalogAndDelivery(_ reports: [RunReport], into merged: inout RunReport) {
+        let selections = reports.compactMap(\.selection)
+        merged.selection = selections.first.map { first in
+            SelectionReport(strategy: first.strategy, summary: selections.reduce(SelectionSummary()) { $0 + $1.summary })
+        }
+        let coverages = reports.compactMap(\.coverage)
+        merged.coverage = coverages.isEmpty ? nil : coverages.reduce(CoverageSummary(), +)
+        let deliveries = reports.compactMap(\.delivery)
+        merged.delivery = deliveries.isEmpty ? nil : deliveries.reduce(into: DeliveryStatistics()) { $0.merge($1) }
     }
 
     /// `1, 3, 5` — or the first ten and how many more.

@@ -37,7 +37,9 @@ extension RunReport {
             r.selection.map { selection in
                 ReportField.object(
                     [("strategy", EventEncoder.jsonLiteral(selection.strategy.rawValue))]
-                        + counts.map { ($0.0, ReportField.number($0.1(selection))) })
+                        + counts.map { ($0.0, ReportField.number($0.1(selection))) }
+                        // What swapsPerDeviceHour divides by, so that a merge recomputes it from sums.
+                        + [("deviceSeconds", ReportField.number(selection.summary.deviceSeconds))])
             }
         }
         field.metrics = [("selection", counts.map(\.0))]

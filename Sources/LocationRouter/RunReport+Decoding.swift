@@ -60,7 +60,42 @@ extension RunReport {
             let reader = try root.object("snapshots")
             snapshots = (try reader.integer("saved"), try reader.integer("failed"))
         }
+        try readCatalogAndDelivery(root)
         origin = try ReportOrigin(root)
+    }
+
+    /// `selection`, `coverage` and `delivery`, when the report has them: the counts a merge adds up.
+    private mutating func readCatalogAndDelivery(_ root: ReportReader) throws(InputError) {
+        if root.optional("selection") != nil {
+            let reader = try root.object("selection")
+            let name = try reader.string("strategy")
+            guard let strategy = SelectionStrategy(rawValue: name) else {
+                throw reader.value.error("unknown strategy \"\(name)\"", path: JSONValue.path("selection", key: "strategy"))
+            }
+            var summary = SelectionSummary(
+                refreshes: try reader.integer("refreshes"), added: try reader.integer("added"),
+                removed: try reader.integer("removed"))
+            // Reports before `deviceSeconds` have the rate it makes (rounded): the device time follows from it.
+            let swaps = try reader.number("swapsPerDeviceHour")
+            summary.deviceSeconds = try reader.optionalNumber("deviceSeconds")
+                ?? (swaps > 0 ? Double(summary.removed) / swaps * 3600 : 0)
+            selection = SelectionReport(strategy: strategy, summary: summary)
+        }
+        if root.optional("coverage") != nil {
+            let reader = try root.object("coverage")
+            coverage = CoverageSummary(
+                transitions: try reader.integer("transitions"), caught: try reader.integer("caught"),
+                late: try reader.integer("late"), unmatched: try reader.integer("unmatched"))
+        }
+        if root.optional("delivery") != nil {
+            let reader = try root.object("delivery")
+            var delivery = DeliveryStatistics()
+            delivery.delayed = try reader.integer("delayed")
+            delivery.heldBack = try reader.integer("heldBack")
+            // Reports before `delayBuckets` keep the counts; their delays cannot be merged.
+            if reader.optional("delayBuckets") != nil { delivery.histogram = try reader.object("delayBuckets").histogram() }
+            self.delivery = delivery
+        }
     }
 }
 
@@ -127,6 +162,10 @@ private struct ReportReader {
 
     func optionalString(_ key: String) throws(InputError) -> String? {
         try optional(key)?.string(path: JSONValue.path(path, key: key))
+    }
+
+    func optionalNumber(_ key: String) throws(InputError) -> Double? {
+        try optional(key)?.number(path: JSONValue.path(path, key: key))
     }
 
     func optionalInteger(_ key: String) throws(InputError) -> Int? {

@@ -99,6 +99,44 @@ import Testing
         #expect(partial.updates == parts[0].updates + parts[2].updates)
     }
 
+    /// `selection`, `coverage` and `delivery` of partitions add up to the whole run's, read back from JSON.
+    @Test func selectionCoverageAndDeliveryAreMerged() async throws {
+        var configuration = CatalogRunTests.configuration(strategy: .nearest, slots: 5, coverage: true)
+        configuration.settings.delivery = DeliveryDelay(.lognormal(median: 20, p95: 90))
+        let whole = try await Simulation(configuration: configuration, sink: nil).run()
+        var parts: [(name: String, report: RunReport)] = []
+        for index in 0..<3 {
+            configuration.partition = try #require(Partition(index: index, count: 3))
+            var report = try await Simulation(configuration: configuration, sink: nil).run()
+            report.origin.configuration = "c0ffee"
+            parts.append(("r\(index).json", try RunReport(json: Array(report.json.utf8))))
+        }
+        let merged = try ReportMerge.merge(parts)
+        let selection = try #require(merged.selection), wholeSelection = try #require(whole.selection)
+        #expect(selection.strategy == .nearest)
+        #expect(selection.summary.refreshes == wholeSelection.summary.refreshes && selection.summary.refreshes > 0)
+        #expect(selection.summary.added == wholeSelection.summary.added)
+        #expect(selection.summary.removed == wholeSelection.summary.removed)
+        // Device time is written to the millisecond: the rate follows from the sums, not from the parts' rates.
+        #expect(abs(selection.summary.deviceSeconds - wholeSelection.summary.deviceSeconds) < 0.01)
+        #expect(abs(selection.summary.swapsPerDeviceHour - wholeSelection.summary.swapsPerDeviceHour) < 1e-3)
+        let partRates = parts.compactMap { $0.report.selection?.summary.swapsPerDeviceHour }
+        #expect(partRates.count == 3)
+        let coverage = try #require(merged.coverage)
+        #expect(coverage == whole.coverage)
+        #expect(coverage.transitions > 100 && coverage.ratio < 1)
+        #expect(coverage.ratio == Double(coverage.caught) / Double(coverage.transitions))
+        let delivery = try #require(merged.delivery), wholeDelivery = try #require(whole.delivery)
+        #expect(delivery.delayed == wholeDelivery.delayed && delivery.delayed > 100)
+        #expect(delivery.heldBack == wholeDelivery.heldBack)
+        #expect(delivery.histogram == wholeDelivery.histogram)
+        for fraction in [0.5, 0.95, 1] { #expect(delivery.seconds(fraction) == wholeDelivery.seconds(fraction)) }
+        // And the merged report reads back with them.
+        let again = try RunReport(json: Array(merged.json.utf8))
+        #expect(again.coverage == coverage && again.delivery == delivery)
+        #expect(again.selection?.summary.removed == selection.summary.removed)
+    }
+
     @Test func aReportWithoutHistogramBucketsCannotBeRead() throws {
         let old = #"{"devices":1,"regions":1}"#
         #expect(throws: InputError.self) { try RunReport(json: Array(old.utf8)) }

@@ -64,6 +64,8 @@ extension RunReport {
                 Field.object([
                     ("delayed", String(delivery.delayed)), ("heldBack", String(delivery.heldBack)),
                     ("delaySeconds", Field.object(quantiles.map { ($0.name, delivery.seconds($0.fraction).map(Field.number) ?? "null") })),
+                    // The delays' histogram (microseconds), which a merge adds up.
+                    ("delayBuckets", delivery.histogram.json),
                 ])
             }
         }
