@@ -158,6 +158,33 @@ import Testing
         #expect(events.first?.region == 42)
     }
 
+    /// A polygon chosen, dropped and chosen again keeps one entry of the polygon table, whether it is monitored
+    /// as it is or through its enclosing circle.
+    @Test(arguments: [PolygonHandling.monitor, .enclosingCircle])
+    func aPolygonChosenAgainReusesItsPolygonTableEntry(handling: PolygonHandling) {
+        let corner = Self.east(600)
+        let ring = [(0.0, 0.0), (0.0, 0.002), (0.002, 0.002), (0.002, 0.0)].map {
+            Coordinate(unchecked: corner.latitude - 0.001 + $0.0, corner.longitude + $0.1)
+        }
+        var shapes = Self.line.filter { $0.region != 3 }
+        shapes.append((42, .polygon(PolygonGeometry(polygons: [[ring]]))))
+        var settings = MonitorSettings.exact
+        settings.polygons = handling
+        var state = Self.monitor(slots: 1, settings: settings, catalog: Self.catalog(shapes))
+        var kinds: [EventKind] = []
+        // 600 m steps: every sample chooses again, alternately the polygon and a circle.
+        for step in 0..<12 {
+            let events = Self.feed(&state, Self.east(step % 2 == 0 ? 0 : 700), second: Int64(step) * 60)
+            kinds += events.filter { $0.region == 42 }.map(\.kind)
+            #expect(Self.monitored(state) == (step % 2 == 0 ? [0] : [42]))
+        }
+        #expect(state.selectionSummary.refreshes == 11)
+        #expect(state.polygons.count == 1)
+        // The polygon still works from its shared entry: chosen while the device stands in it, it is set silently
+        // (exact), and left at the next sample.
+        #expect(kinds == Array(repeating: .exit, count: 5))
+    }
+
     @Test func timersMoveWithTheirRegionWhenSlotsAreRearranged() {
         // Entries wait 20 s for confirmation; the choice that drops region 0 moves region 2, pending, into its slot.
         var settings = MonitoringProfile.ios.settings

@@ -120,14 +120,28 @@ extension MonitorState {
         return selection.query.regions.sorted()
     }
 
-    /// A catalog polygon takes one entry of the polygon table per monitor, however often it is chosen.
+    /// A catalog polygon takes one entry of the polygon table per monitor, however often it is chosen: monitored
+    /// as a polygon or through its enclosing circle (``MonitorSettings/polygons``), the slot refers to the entry
+    /// its first choice made, and the entry `accept` just appended for it is taken back.
     private mutating func sharePolygon(of region: Int32, at slot: Int) {
-        guard slot < slots.count, slots.geometry[slot].isPolygon else { return }
-        if let shared = selection?.polygonIndex[region] {
-            if slots.geometry[slot].polygonIndex == polygons.count - 1 { polygons.removeLast() }
+        guard slot < slots.count else { return }
+        let appended: Int
+        if slots.geometry[slot].isPolygon {
+            appended = slots.geometry[slot].polygonIndex
+        } else if let enclosed = slots.enclosedPolygon[slot] {
+            appended = enclosed
+        } else {
+            return
+        }
+        guard let shared = selection?.polygonIndex[region] else {
+            selection?.polygonIndex[region] = appended
+            return
+        }
+        if appended == polygons.count - 1 { polygons.removeLast() }
+        if slots.geometry[slot].isPolygon {
             slots.geometry[slot] = PackedRegion(polygonIndex: shared)
         } else {
-            selection?.polygonIndex[region] = slots.geometry[slot].polygonIndex
+            slots.enclosedPolygon[slot] = shared
         }
     }
 }
