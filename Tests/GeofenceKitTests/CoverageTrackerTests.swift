@@ -31,6 +31,24 @@ import Testing
         return (coverage.summary, all + rest)
     }
 
+    /// Many devices crossing in and out of regions many times: the per-device sets hold about what they contain
+    /// (the query buffer's copies once grew a little at every transition, and every device kept one).
+    @Test func insideSetsStayTheirOwnSizeOverManyTransitions() {
+        let catalog = Line.catalog()
+        var coverage = CoverageTracker(catalog: catalog) { _ in true }
+        for step in 0..<1_000 {
+            for device in Int32(0)..<50 {
+                // Each device walks back and forth over region 0 (0 m) and region 1 (200 m), out of step.
+                let offset = Double((step + Int(device)) % 8) * 40 - 60
+                let point = Line.east(offset)
+                coverage.observe(
+                    device: device, latitude: point.latitude, longitude: point.longitude, time: Timestamp(seconds: Double(step)))
+            }
+        }
+        #expect(coverage.transitions > 20_000)
+        #expect(coverage.insideCapacity < 50 * 8)
+    }
+
     @Test func theEnterMissedByRotationIsCountedMissed() {
         // Unlimited: enters 1…9 and exits 0…9 (region 0 holds the device at its first sample). The monitor
         // chooses region 5 while the device is inside it: Core Location's rule loses that enter.
