@@ -43,14 +43,14 @@ extension CatalogIndex {
         result.distances.removeAll(keepingCapacity: true)
         guard wanted > 0, let root = levels.last?.first else { return }
         let point = EarthCentredPoint(latitude: latitude, longitude: longitude)
-        func worst() -> Double { result.best.count == wanted ? min(limit, result.best[0].distance) : limit }
+        // The bound a region must beat: the wanted-th best so far, or the limit until that many are found.
+        var worst = limit
         let rootBound = root.distance(to: point) - Double(root.maxRadius)
         if rootBound <= limit { Self.push(&result.queue, (rootBound, Int32(levels.count - 1), 0)) }
         while let (bound, level, box) = Self.popMin(&result.queue) {
-            if bound > worst() { break }
+            if bound > worst { break }
             let first = Int(box) * (level == 0 ? Self.leafSize : Self.fanOut)
             if level == 0 {
-                var worst = worst()
                 records.withUnsafeBufferPointer { records in
                     for position in first..<min(first + Self.leafSize, records.count) {
                         // Squared first: most entries are too far, and need no square root to say so.
@@ -66,7 +66,6 @@ extension CatalogIndex {
                     }
                 }
             } else {
-                let worst = worst()
                 levels[Int(level) - 1].withUnsafeBufferPointer { below in
                     for child in first..<min(first + Self.fanOut, below.count) {
                         let reach = worst + Double(below[child].maxRadius)
@@ -78,10 +77,14 @@ extension CatalogIndex {
                 }
             }
         }
-        result.best.sort { ($0.distance, $0.region) < ($1.distance, $1.region) }
-        for (distance, region) in result.best {
-            result.regions.append(region)
-            result.distances.append(distance)
+        // Nearest first: the max-heap gives up its worst first, written from the back.
+        let found = result.best.count
+        result.regions.append(contentsOf: repeatElement(0, count: found))
+        result.distances.append(contentsOf: repeatElement(0, count: found))
+        for slot in stride(from: found - 1, through: 0, by: -1) {
+            let (distance, region) = Self.removeWorst(&result.best)
+            result.regions[slot] = region
+            result.distances[slot] = distance
         }
     }
 
@@ -109,16 +112,19 @@ extension CatalogIndex {
         guard let top = heap.first else { return nil }
         let last = heap.removeLast()
         if !heap.isEmpty {
-            heap[0] = last
-            var parent = 0
-            while true {
-                let left = 2 * parent + 1, right = left + 1
-                var smallest = parent
-                if left < heap.count && heap[left].bound < heap[smallest].bound { smallest = left }
-                if right < heap.count && heap[right].bound < heap[smallest].bound { smallest = right }
-                if smallest == parent { break }
-                heap.swapAt(parent, smallest)
-                parent = smallest
+            heap.withUnsafeMutableBufferPointer { heap in
+                // The hole at the top sinks along its smaller children; `last` fills it where it fits.
+                var parent = 0
+                while true {
+                    let left = 2 * parent + 1, right = left + 1
+                    var smallest = left
+                    if left >= heap.count { break }
+                    if right < heap.count && heap[right].bound < heap[left].bound { smallest = right }
+                    if heap[smallest].bound >= last.bound { break }
+                    heap[parent] = heap[smallest]
+                    parent = smallest
+                }
+                heap[parent] = last
             }
         }
         return (top.bound, top.level, top.box)
@@ -128,12 +134,40 @@ extension CatalogIndex {
     private static func offer(
         _ item: (distance: Double, region: Int32), to heap: inout [(distance: Double, region: Int32)], keeping wanted: Int
     ) {
-        func worse(_ a: (distance: Double, region: Int32), _ b: (distance: Double, region: Int32)) -> Bool {
-            (a.distance, a.region) > (b.distance, b.region)
-        }
         if heap.count == wanted {
             guard worse(heap[0], item) else { return }
             heap[0] = item
+            siftDown(&heap)
+            return
+        }
+        heap.append(item)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard worse(heap[child], heap[parent]) else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    /// Takes the worst pair off the max-heap.
+    private static func removeWorst(_ heap: inout [(distance: Double, region: Int32)]) -> (distance: Double, region: Int32) {
+        let top = heap[0]
+        let last = heap.removeLast()
+        if !heap.isEmpty {
+            heap[0] = last
+            siftDown(&heap)
+        }
+        return top
+    }
+
+    @inline(__always)
+    private static func worse(_ a: (distance: Double, region: Int32), _ b: (distance: Double, region: Int32)) -> Bool {
+        a.distance > b.distance || (a.distance == b.distance && a.region > b.region)
+    }
+
+    private static func siftDown(_ heap: inout [(distance: Double, region: Int32)]) {
+        heap.withUnsafeMutableBufferPointer { heap in
             var parent = 0
             while true {
                 let left = 2 * parent + 1, right = left + 1
@@ -144,15 +178,6 @@ extension CatalogIndex {
                 heap.swapAt(parent, largest)
                 parent = largest
             }
-            return
-        }
-        heap.append(item)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard worse(heap[child], heap[parent]) else { break }
-            heap.swapAt(child, parent)
-            child = parent
         }
     }
 }
