@@ -145,6 +145,10 @@ import GeofenceKit
         ("0e999999999", 0),
         ("253402300799.999999", 253_402_300_799_999_999),
         ("-62167219200", -62_167_219_200_000_000),
+        // Whole seconds of up to 12 digits take a shorter path: leading zeros and the last second it allows.
+        ("001795248001", 1_795_248_001_000_000),
+        ("253402300799", 253_402_300_799_000_000),
+        ("0000000000000001795248001", 1_795_248_001_000_000),
     ]
 
     @Test(arguments: unixSeconds)

@@ -37,14 +37,15 @@ public struct ParallelSampleDecoder: Sendable {
     /// What the lines of one call became, in line order: the parts as their threads left them (joining them into
     /// one array would copy every result once more).
     public struct DecodedLines: RandomAccessCollection, Sendable {
-        fileprivate var parts: [[Decoded]]
-        fileprivate var partLength: Int
+        @usableFromInline let parts: [[Decoded]]
+        @usableFromInline let partLength: Int
         public let count: Int
 
         public var startIndex: Int { 0 }
         public var endIndex: Int { count }
 
-        public subscript(position: Int) -> Decoded {
+        /// Inlinable, so that the router's walk over a chunk's results is one indexed read each, not a call.
+        @inlinable public subscript(position: Int) -> Decoded {
             parts[position / partLength][position % partLength]
         }
     }

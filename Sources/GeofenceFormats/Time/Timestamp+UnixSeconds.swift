@@ -40,6 +40,20 @@ extension Timestamp {
     private static func unixMicroseconds(_ text: UnsafeBufferPointer<UInt8>) -> UnixSecondsValue {
         var index = 0
         let count = text.count
+        // The common case first: whole seconds, 1 to 12 digits (within ``textRange`` or just past it).
+        if count > 0, count <= 12 {
+            var seconds: Int64 = 0
+            while index < count, isDigit(text[index]) {
+                seconds = seconds * 10 + Int64(text[index] &- UInt8(ascii: "0"))
+                index += 1
+            }
+            if index == count {
+                let microseconds = seconds * 1_000_000
+                guard textRange.contains(Timestamp(microseconds: microseconds)) else { return .outOfRange }
+                return .microseconds(microseconds)
+            }
+            index = 0
+        }
         var negative = false
         if index < count, text[index] == UInt8(ascii: "-") || text[index] == UInt8(ascii: "+") {
             negative = text[index] == UInt8(ascii: "-")
