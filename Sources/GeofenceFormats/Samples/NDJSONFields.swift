@@ -7,8 +7,9 @@ struct NDJSONFields {
         case absent
         case string(JSONScanner.StringToken)
         case number(JSONScanner.NumberToken)
-        /// Any other kind, with its description for the message (`a boolean`, `an array`, …).
-        case other(String)
+        /// Any other kind, with its description for the message (`a boolean`, `an array`, …). A `StaticString`
+        /// keeps every field trivially copyable: copying the fields of a line is then a plain move of bytes.
+        case other(StaticString)
     }
 
     struct Field {
