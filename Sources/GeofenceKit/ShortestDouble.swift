@@ -17,9 +17,9 @@ public enum ShortestDouble {
         }
     }
 
-    /// The room ``write(_:into:)`` needs: the longest text, `-2.2250738585072014e-308`, has 24 bytes, and the
-    /// digits are built at 40 ..< 60.
-    public static let scratchLength = 64
+    /// The room ``write(_:into:)`` needs: the longest text, `-2.2250738585072014e-308`, has 24 bytes; the
+    /// longest plain one, `-9007199254740992.0`, 19.
+    public static let scratchLength = 32
 
     /// Writes the text of `value` at `text`, which must have room for ``scratchLength`` bytes; returns its length.
     public static func write(_ value: Double, into text: UnsafeMutablePointer<UInt8>) -> Int {
@@ -38,27 +38,26 @@ public enum ShortestDouble {
             significand /= 10
             exponent += 1
         }
-        // The digits d1…dn, most significant first, at `digits`; value = 0.d1…dn × 10^point.
-        var start = 60
-        Self.digitPairs.withUTF8Buffer { pairs in
-            while significand >= 10 {
-                let pair = Int(significand % 100)
-                significand /= 100
-                start -= 2
-                text[start] = pairs[2 * pair]
-                text[start + 1] = pairs[2 * pair + 1]
-            }
-        }
-        if significand > 0 {
-            start -= 1
-            text[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: significand)
-        }
-        let digits = text + start
-        let count = 60 - start
+        // value = 0.d1…dn × 10^point. The digits are written where the text needs them, one place to the right
+        // when a point follows the first `before` of them (those then move one place left, before the point).
+        let count = DecimalDigits.count(significand)
         let point = exponent + count
-        func copyDigits(_ range: Range<Int>) {
-            (text + length).update(from: digits + range.lowerBound, count: range.count)
-            length += range.count
+        func shiftLeft(_ before: Int) {
+            guard before < 8 else {
+                for i in 0..<before { text[length + i] = text[length + i + 1] }
+                text[length + before] = UInt8(ascii: ".")
+                return
+            }
+            // In one 8-byte word (little-endian: byte i is text[length + i]): the first `before` bytes from the
+            // word one place on (the digits moved left), then the point, then the bytes already there (the
+            // fraction's digits, in place).
+            let raw = UnsafeMutableRawPointer(text + length)
+            let here = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+            let next = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 1, as: UInt64.self))
+            let moved: UInt64 = 1 << (8 * UInt64(before)) - 1
+            let dot = UInt64(UInt8(ascii: ".")) << (8 * UInt64(before))
+            let kept = ~(moved | 0xFF << (8 * UInt64(before)))
+            raw.storeBytes(of: ((next & moved) | dot | (here & kept)).littleEndian, as: UInt64.self)
         }
         func put(_ byte: UInt8) {
             text[length] = byte
@@ -66,42 +65,40 @@ public enum ShortestDouble {
         }
         if point < -3 || value.magnitude > 0x1p53 {
             // d1[.d2…dn]e±XX, the exponent with at least two digits.
-            copyDigits(0..<1)
             if count > 1 {
-                put(UInt8(ascii: "."))
-                copyDigits(1..<count)
+                DecimalDigits.write(significand, count: count, at: text + length + 1)
+                shiftLeft(1)
+                length += count + 1
+            } else {
+                DecimalDigits.write(significand, count: 1, at: text + length)
+                length += 1
             }
             let power = point - 1
             put(UInt8(ascii: "e"))
             put(power < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
-            let magnitude = abs(power)
-            if magnitude >= 100 { put(UInt8(ascii: "0") &+ UInt8(magnitude / 100)) }
-            put(UInt8(ascii: "0") &+ UInt8(magnitude / 10 % 10))
-            put(UInt8(ascii: "0") &+ UInt8(magnitude % 10))
+            let magnitude = UInt64(abs(power))
+            let digits = max(2, DecimalDigits.count(magnitude))
+            DecimalDigits.write(magnitude, count: digits, at: text + length)
+            length += digits
         } else if point <= 0 {
             put(UInt8(ascii: "0"))
             put(UInt8(ascii: "."))
             for _ in 0 ..< -point { put(UInt8(ascii: "0")) }
-            copyDigits(0..<count)
+            DecimalDigits.write(significand, count: count, at: text + length)
+            length += count
         } else if point < count {
-            copyDigits(0..<point)
-            put(UInt8(ascii: "."))
-            copyDigits(point..<count)
+            DecimalDigits.write(significand, count: count, at: text + length + 1)
+            shiftLeft(point)
+            length += count + 1
         } else {
-            copyDigits(0..<count)
+            DecimalDigits.write(significand, count: count, at: text + length)
+            length += count
             for _ in 0 ..< point - count { put(UInt8(ascii: "0")) }
             put(UInt8(ascii: "."))
             put(UInt8(ascii: "0"))
         }
         return length
     }
-
-    /// "00", "01", … "99": two digits per division.
-    private static let digitPairs: StaticString = """
-        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
-        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
-        8081828384858687888990919293949596979899
-        """
 
     // MARK: Schubfach
 
@@ -136,6 +133,7 @@ public enum ShortestDouble {
     /// Schubfach tries one digit fewer than the interval's width suggests, which is always enough for normal values
     /// (and the JDK wants two digits at least). A subnormal value (`lowPrecision`) can have a rounding interval
     /// wide enough for several digits fewer, so for those the search goes on while shorter decimals fit.
+    @inline(__always)
     private static func decimal(
         significand c: UInt64, binaryExponent q: Int, extraExponent dk: Int, lowPrecision: Bool = false
     ) -> (significand: UInt64, exponent: Int) {

@@ -46,27 +46,22 @@ extension Timestamp {
         let secondOfDay = Int(microOfDay / 1_000_000)
         let fraction = Int(microOfDay % 1_000_000)
 
+        let text = buffer.baseAddress!
         var index = 0
         func put(_ byte: UInt8) {
-            buffer[index] = byte
+            text[index] = byte
             index += 1
         }
         func put(_ value: Int, digits: Int) {
-            var divisor = 1
-            for _ in 1..<digits { divisor *= 10 }
-            var rest = value
-            while divisor > 0 {
-                put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest / divisor))
-                rest %= divisor
-                divisor /= 10
-            }
+            DecimalDigits.write(UInt64(value), count: digits, at: text + index)
+            index += digits
         }
         if year < 0 {
             put(UInt8(ascii: "-"))
-            put(-year, digits: Self.decimalDigitCount(-year, minimum: 4))
+            put(-year, digits: max(4, DecimalDigits.count(UInt64(-year))))
         } else if year > 9_999 {
             put(UInt8(ascii: "+"))
-            put(year, digits: Self.decimalDigitCount(year, minimum: 4))
+            put(year, digits: DecimalDigits.count(UInt64(year)))
         } else {
             put(year, digits: 4)
         }
@@ -92,15 +87,5 @@ extension Timestamp {
         }
         put(UInt8(ascii: "Z"))
         return index
-    }
-
-    private static func decimalDigitCount(_ value: Int, minimum: Int) -> Int {
-        var count = 1
-        var rest = value / 10
-        while rest > 0 {
-            count += 1
-            rest /= 10
-        }
-        return max(count, minimum)
     }
 }

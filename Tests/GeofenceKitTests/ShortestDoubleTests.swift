@@ -93,4 +93,29 @@ import Testing
         for _ in 0..<20_000 { values.append(Double(rng.next() >> UInt64(rng.next() % 64))) }
         #expect(Self.mismatches(values + values.map { -$0 }) == [])
     }
+
+    /// A property over random doubles of every kind at once: each reads back as itself and spells as
+    /// `description` does.
+    @Test func randomDoublesOfEveryKindRoundTripAndSpellLikeDescription() {
+        var rng = SplitMix64(seed: 23)
+        func randomValue() -> Double {
+            let sign: Double = rng.next() & 1 == 0 ? 1 : -1
+            switch rng.next() % 8 {
+            case 0: return sign * Double(bitPattern: rng.next() & (1 << 52 - 1))  // subnormal (or zero)
+            case 1: return sign * Double(rng.next() >> (rng.next() % 64))  // an integer, up to 2⁶⁴
+            case 2: return sign * 0.0  // ±0
+            case 3:  // huge: the top binades
+                return Double(sign: sign < 0 ? .minus : .plus, exponent: 1000 + Int(rng.next() % 24),
+                    significand: 1 + Double(rng.next() >> 12) / 0x1p52)
+            case 4:  // tiny but normal: the bottom binades
+                return Double(sign: sign < 0 ? .minus : .plus, exponent: -1022 + Int(rng.next() % 24),
+                    significand: 1 + Double(rng.next() >> 12) / 0x1p52)
+            case 5: return sign * rng.uniform(0...180)  // a coordinate
+            case 6: return sign * Double(rng.next() % 1_000_000) / 1_000  // a short decimal, as typed
+            default: return Double(bitPattern: rng.next())  // any bit pattern (NaN and infinities too)
+            }
+        }
+        let values = (0..<200_000).map { _ in randomValue() }
+        #expect(Self.mismatches(values) == [])
+    }
 }

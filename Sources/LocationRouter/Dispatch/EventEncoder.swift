@@ -12,6 +12,8 @@ public struct EventEncoder: Sendable {
     private let regionNames: RegionNames
     private var deviceCache: [[UInt8]?] = []
     private var regionCache: [[UInt8]?] = []
+    /// The date of the last day an event time fell on, as text.
+    private var times = TimestampTextCache()
     /// The last `seq` given to each device (by index); 0: none yet.
     private var sequence: [UInt64] = []
     /// The last `seq` of a device in an earlier run, asked once per device.
@@ -52,46 +54,54 @@ public struct EventEncoder: Sendable {
 
     /// Appends one event as a line (with its newline) to `output`.
     public mutating func encode(_ event: GeofenceEvent, into output: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { scratch in
+        withUnsafePointer(to: event) { encode(UnsafeBufferPointer(start: $0, count: 1), into: &output) }
+    }
+
+    /// Appends each event as a line to `output`, in order: the lines are built in a scratch buffer and copied to
+    /// `output` once per 8 KiB, not once per event.
+    public mutating func encode(_ events: [GeofenceEvent], into output: inout [UInt8]) {
+        events.withUnsafeBufferPointer { encode($0, into: &output) }
+    }
+
+    private mutating func encode(_ events: UnsafeBufferPointer<GeofenceEvent>, into output: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: events.count == 1 ? 512 : 8_192) { scratch in
             var line = LineWriter(scratch: scratch)
-            encode(event, into: &line, output: &output)
+            for event in events { encode(event, into: &line, output: &output) }
             line.flush(into: &output)
         }
     }
 
     private mutating func encode(_ event: GeofenceEvent, into line: inout LineWriter, output: inout [UInt8]) {
-        line.write(#"{"device":"#, flushingInto: &output)
         switch deviceNames {
         case .generated:
             // Generated names are written from their number: nothing to cache, whatever the device count.
-            line.write("\"device-", flushingInto: &output)
+            line.write(#"{"device":"device-"#, flushingInto: &output)
             line.write(decimal: Int(event.device), flushingInto: &output)
             line.write(byte: UInt8(ascii: "\""), flushingInto: &output)
         case .registry:
+            line.write(#"{"device":"#, flushingInto: &output)
             line.write(cachedName(event.device, in: &deviceCache) { deviceNames.name(of: $0) }, flushingInto: &output)
         }
         if event.kind == .visit {
             encodeVisit(event, into: &line, output: &output)
             return
         }
-        line.write(#","region":"#, flushingInto: &output)
         switch regionNames {
         case .generated(let perDevice):
-            line.write("\"device-", flushingInto: &output)
+            line.write(#","region":"device-"#, flushingInto: &output)
             line.write(decimal: Int(event.region) / perDevice, flushingInto: &output)
             line.write("/r", flushingInto: &output)
             line.write(decimal: Int(event.region) % perDevice, flushingInto: &output)
             line.write(byte: UInt8(ascii: "\""), flushingInto: &output)
         case .listed:
+            line.write(#","region":"#, flushingInto: &output)
             line.write(cachedName(event.region, in: &regionCache) { regionNames.name(of: $0) }, flushingInto: &output)
         case .catalog:
-            line.write("\"catalog-", flushingInto: &output)
+            line.write(#","region":"catalog-"#, flushingInto: &output)
             line.write(decimal: Int(event.region), flushingInto: &output)
             line.write(byte: UInt8(ascii: "\""), flushingInto: &output)
         }
-        line.write(#","event":""#, flushingInto: &output)
-        line.write(Self.kindNames[event.kind.rawValue], flushingInto: &output)
-        line.write(byte: UInt8(ascii: "\""), flushingInto: &output)
+        line.write(Self.eventField(of: event.kind), flushingInto: &output)
         switch event.kind {
         case .failed:
             line.write(#","code":"#, flushingInto: &output)
@@ -103,7 +113,7 @@ public struct EventEncoder: Sendable {
                 line.write(Array(condition.description.utf8), flushingInto: &output)
             }
             line.write(#"","time":""#, flushingInto: &output)
-            line.write(event.time, flushingInto: &output)
+            line.write(event.time, cache: &times, flushingInto: &output)
             line.write(#"","seq":"#, flushingInto: &output)
             line.write(decimal: Int(nextSequence(of: event.device)), flushingInto: &output)
             line.write("}\n", flushingInto: &output)
@@ -119,10 +129,10 @@ public struct EventEncoder: Sendable {
             line.write(byte: UInt8(ascii: "\""), flushingInto: &output)
         }
         line.write(#","time":""#, flushingInto: &output)
-        line.write(event.time, flushingInto: &output)
+        line.write(event.time, cache: &times, flushingInto: &output)
         if let detected = event.detectedAt {
             line.write(#"","detectedAt":""#, flushingInto: &output)
-            line.write(detected, flushingInto: &output)
+            line.write(detected, cache: &times, flushingInto: &output)
         }
         line.write(#"","lat":"#, flushingInto: &output)
         line.write(event.latitude, flushingInto: &output)
@@ -133,8 +143,17 @@ public struct EventEncoder: Sendable {
         line.write("}\n", flushingInto: &output)
     }
 
-    /// The `event` values, by ``EventKind`` raw value (raw values are 0, 1, 2, … in `allCases` order).
-    private static let kindNames: [[UInt8]] = EventKind.allCases.map { Array($0.description.utf8) }
+    /// The `event` field of a kind, its name being its `description` (the tests compare the two): one literal.
+    static func eventField(of kind: EventKind) -> StaticString {
+        switch kind {
+        case .enter: #","event":"enter""#
+        case .exit: #","event":"exit""#
+        case .dwell: #","event":"dwell""#
+        case .state: #","event":"state""#
+        case .failed: #","event":"failed""#
+        case .visit: #","event":"visit""#
+        }
+    }
 
     /// The rest of a `visit` event after its device: `"event":"visit","visit":"arrival"|"departure"`, the time,
     /// `arrival` (when the stay began), for a departure `duration` (seconds), the place's position and `seq`.
@@ -142,11 +161,11 @@ public struct EventEncoder: Sendable {
         line.write(#","event":"visit","visit":""#, flushingInto: &output)
         line.write(Array((event.visit ?? .arrival).description.utf8), flushingInto: &output)
         line.write(#"","time":""#, flushingInto: &output)
-        line.write(event.time, flushingInto: &output)
+        line.write(event.time, cache: &times, flushingInto: &output)
         line.write(byte: UInt8(ascii: "\""), flushingInto: &output)
         if let arrival = event.arrival {
             line.write(#","arrival":""#, flushingInto: &output)
-            line.write(arrival, flushingInto: &output)
+            line.write(arrival, cache: &times, flushingInto: &output)
             line.write(byte: UInt8(ascii: "\""), flushingInto: &output)
             if event.visit == .departure {
                 line.write(#","duration":"#, flushingInto: &output)

@@ -172,8 +172,8 @@ public actor NotificationDispatcher {
             {
                 summary.regionFires[Int(event.region)] &+= 1
             }
-            if sink != nil { encoder.encode(event, into: &buffer) }
         }
+        if sink != nil { encoder.encode(batch.events, into: &buffer) }
         if keepsEvents { summary.events += batch.events }
         if !batch.events.isEmpty { recorder?.recordDispatched(batch.events, at: MonotonicClock.now()) }
         guard sink != nil else {

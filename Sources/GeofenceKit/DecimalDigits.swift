@@ -1,0 +1,90 @@
+/// Decimal digits of unsigned integers written straight into a byte buffer: what the event encoder's numbers,
+/// ``ShortestDouble`` and the ISO-8601 writer share.
+///
+/// A digit at a time costs a division per digit (a multiplication by a reciprocal, and another to get the
+/// remainder); a coordinate has 17. Here eight digits come from one division by 10⁸ and a few multiplications
+/// that split all eight at once (``writeEight(_:at:)``), shorter tails go two digits per division from a table,
+/// and the digit count comes from comparisons, not divisions. Inlinable: the event encoder writes four numbers
+/// an event.
+public enum DecimalDigits {
+    /// The number of decimal digits of `value` (1 for 0).
+    @inlinable @inline(__always)
+    public static func count(_ value: UInt64) -> Int {
+        // A binary search over the powers of ten, as constants: four or five comparisons, no table.
+        if value < 100_000_000 {
+            if value < 10_000 {
+                if value < 100 { return value < 10 ? 1 : 2 }
+                return value < 1_000 ? 3 : 4
+            }
+            if value < 1_000_000 { return value < 100_000 ? 5 : 6 }
+            return value < 10_000_000 ? 7 : 8
+        }
+        if value < 10_000_000_000_000_000 {
+            if value < 1_000_000_000_000 {
+                if value < 10_000_000_000 { return value < 1_000_000_000 ? 9 : 10 }
+                return value < 100_000_000_000 ? 11 : 12
+            }
+            if value < 100_000_000_000_000 { return value < 10_000_000_000_000 ? 13 : 14 }
+            return value < 1_000_000_000_000_000 ? 15 : 16
+        }
+        if value < 1_000_000_000_000_000_000 { return value < 100_000_000_000_000_000 ? 17 : 18 }
+        return value < 10_000_000_000_000_000_000 ? 19 : 20
+    }
+
+    /// Writes `value` in `count` decimal digits at `text`, with leading zeros when it has fewer (it must not have
+    /// more: `value` < 10^`count`).
+    @inlinable @inline(__always)
+    public static func write(_ value: UInt64, count: Int, at text: UnsafeMutablePointer<UInt8>) {
+        var rest = value
+        var end = count
+        // Eight digits at a time from the right, while eight are left to write.
+        while end >= 8 {
+            let next = rest / 100_000_000
+            end -= 8
+            writeEight(UInt32(truncatingIfNeeded: rest &- next &* 100_000_000), at: text + end)
+            rest = next
+        }
+        pairs.withUTF8Buffer { pairs in
+            while end >= 2 {
+                let pair = Int(truncatingIfNeeded: rest % 100)
+                rest /= 100
+                end -= 2
+                text[end] = pairs[2 &* pair]
+                text[end &+ 1] = pairs[2 &* pair &+ 1]
+            }
+        }
+        if end == 1 { text[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest) }
+    }
+
+    /// Writes every digit of `value` at `text` and returns how many there are.
+    @inlinable @inline(__always)
+    public static func write(_ value: UInt64, at text: UnsafeMutablePointer<UInt8>) -> Int {
+        let digits = count(value)
+        write(value, count: digits, at: text)
+        return digits
+    }
+
+    /// Writes the eight digits of `value` (< 10⁸, with leading zeros) at `text` in one 8-byte store.
+    ///
+    /// The number is split in lanes of one 64-bit word, each split again in the same multiplication: two 4-digit
+    /// halves in 32-bit lanes, then four 2-digit quarters in 16-bit lanes, then eight digits in bytes, the first
+    /// digit in the lowest byte (the first in memory, little-endian). `(x * 10486) >> 20` is `x / 100` for
+    /// x < 10⁴ and `(x * 103) >> 10` is `x / 10` for x < 100; neither product overflows its lane.
+    @inlinable @inline(__always)
+    public static func writeEight(_ value: UInt32, at text: UnsafeMutablePointer<UInt8>) {
+        let high = UInt64(value / 10_000)
+        let halves = high | UInt64(value &- UInt32(high) &* 10_000) << 32
+        let hundreds = ((halves &* 10486) >> 20) & 0x0000_007F_0000_007F
+        let quarters = hundreds | (halves &- hundreds &* 100) << 16
+        let tens = ((quarters &* 103) >> 10) & 0x000F_000F_000F_000F
+        let digits = tens | (quarters &- tens &* 10) << 8
+        UnsafeMutableRawPointer(text).storeBytes(of: (digits | 0x3030_3030_3030_3030).littleEndian, as: UInt64.self)
+    }
+
+    /// "00", "01", … "99".
+    @usableFromInline static let pairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
+}

@@ -1,0 +1,59 @@
+import Testing
+
+@testable import GeofenceKit
+
+/// ``DecimalDigits`` against `String(value)`: digit counts at every power of ten, the eight-at-once split, and
+/// leading zeros when asked for more digits than the number has.
+@Suite struct DecimalDigitsTests {
+    static func text(_ value: UInt64, count: Int? = nil) -> String {
+        var bytes = [UInt8](repeating: 0, count: 24)
+        let length = bytes.withUnsafeMutableBufferPointer { buffer in
+            if let count {
+                DecimalDigits.write(value, count: count, at: buffer.baseAddress!)
+                return count
+            }
+            return DecimalDigits.write(value, at: buffer.baseAddress!)
+        }
+        return String(decoding: bytes[..<length], as: UTF8.self)
+    }
+
+    @Test func countsAndWritesEveryPowerOfTenAndItsNeighbours() {
+        var power: UInt64 = 1
+        for exponent in 0...19 {
+            for value in [power - 1, power, power + 1] {
+                #expect(DecimalDigits.count(value) == String(value).count, "\(value)")
+                #expect(Self.text(value) == String(value))
+            }
+            if exponent < 19 { power *= 10 }
+        }
+        #expect(Self.text(.max) == String(UInt64.max))
+        #expect(Self.text(0) == "0")
+    }
+
+    @Test func writesRandomNumbersOfEveryLength() {
+        var rng = SplitMix64(seed: 21)
+        for _ in 0..<50_000 {
+            let value = rng.next() >> (rng.next() % 64)
+            #expect(Self.text(value) == String(value))
+        }
+    }
+
+    @Test func writesEightDigitsAtOnceWithLeadingZeros() {
+        var rng = SplitMix64(seed: 22)
+        let values: [UInt32] = [0, 1, 9, 10, 99, 100, 9_999, 10_000, 12_345_678, 99_999_999]
+            + (0..<20_000).map { _ in UInt32(rng.next() % 100_000_000) }
+        for value in values {
+            var bytes = [UInt8](repeating: 0, count: 8)
+            bytes.withUnsafeMutableBufferPointer { DecimalDigits.writeEight(value, at: $0.baseAddress!) }
+            let expected = String(repeating: "0", count: 8 - String(value).count) + String(value)
+            #expect(String(decoding: bytes, as: UTF8.self) == expected)
+        }
+    }
+
+    @Test func padsWithZerosToTheCountAskedFor() {
+        #expect(Self.text(5, count: 2) == "05")
+        #expect(Self.text(42, count: 6) == "000042")
+        #expect(Self.text(123_456_789, count: 12) == "000123456789")
+        #expect(Self.text(1_234_567_890_123, count: 17) == "00001234567890123")
+    }
+}
