@@ -35,8 +35,13 @@ struct Benchmark: Sendable {
     /// Metrics reported but not judged by `--check` for this benchmark (the full-speed pipeline's latency, which
     /// measures queueing behind a saturated machine rather than the pipeline).
     var unjudged: Set<String> = []
-    /// Threads the benchmark keeps busy (the pipeline: one per shard), for its calibration.
+    /// Threads the benchmark keeps busy (the pipeline: one per shard), for its calibration. A benchmark of more
+    /// than one thread also has its wall-clock `throughputRelative` judged: it tells how well the threads overlap.
     var threads = 1
+    /// Creates what several benchmarks share and the process keeps (the files workload), before the resident
+    /// memory that `memoryFootprint` starts from is read, so that the footprint does not depend on which of
+    /// them runs first, or alone.
+    var shared: @Sendable () -> Void = {}
     /// Whether a pace or a slow sink sets the throughput rather than the CPU: it is then compared as it is,
     /// not relative to the calibration.
     var rateLimited = false
@@ -92,29 +97,44 @@ struct BenchmarkResult: Sendable {
 /// Measures `benchmark` `runs` times (after one warm-up run unless the benchmark opts out).
 ///
 /// Before each run the kernel's peak-RSS mark is reset (Linux), so `peakMemoryResident` is that run's peak,
-/// including whatever the benchmark prepared and keeps resident, and not an earlier benchmark's. A CPU-bound
-/// run is framed by two ``Calibration``s: `throughputRelative` is its throughput over their mean.
+/// including whatever the benchmark prepared and keeps resident, and not an earlier benchmark's; `memoryFootprint`
+/// is that peak over the resident memory before the benchmark prepared anything (what earlier benchmarks left
+/// does not count). A CPU-bound run is framed by two ``Calibration``s: `throughputRelative` is its throughput
+/// over their mean, `cpuRelative` the same in CPU time. `othersCPU` is how many cores the machine's other
+/// processes kept busy meanwhile.
 func measure(_ benchmark: Benchmark, runs: Int) async throws -> BenchmarkResult {
+    benchmark.shared()
+    let residentBefore = Memory.resident()
     let body = try await benchmark.prepare()
     if benchmark.warmup { _ = try await body() }
     var result = BenchmarkResult(name: benchmark.name, unit: benchmark.unit, runs: [])
     for _ in 0..<min(runs, benchmark.maxRuns ?? runs) {
         let calibrationBefore = benchmark.rateLimited ? nil : await Calibration.measure(threads: benchmark.threads)
         Memory.resetPeak()
-        let cpu = ProcessResources.cpuSeconds()
+        let machineBefore = MachineCPU.busySeconds()
+        let cpuBefore = ProcessResources.cpuSeconds()
         let start = MonotonicClock.now()
         let outcome = try await body()
         let wall = Double(MonotonicClock.now() - start) / 1e9
+        let cpu = ProcessResources.cpuSeconds() - cpuBefore
         var values = outcome.metrics
         values["throughput"] = Double(outcome.units) / wall
         if let bytes = outcome.bytes { values["throughputBytes"] = Double(bytes) / wall }
         values["wallClock"] = wall
-        values["cpuTotal"] = ProcessResources.cpuSeconds() - cpu
-        values["peakMemoryResident"] = Double(ProcessResources.peakResidentBytes())
+        values["cpuTotal"] = cpu
+        let peak = ProcessResources.peakResidentBytes()
+        values["peakMemoryResident"] = Double(peak)
+        values["memoryFootprint"] = Double(max(0, peak - residentBefore))
+        if let machineBefore, let machineAfter = MachineCPU.busySeconds() {
+            values["othersCPU"] = max(0, machineAfter - machineBefore - cpu) / wall
+        }
         if let calibrationBefore {
-            let calibration = (calibrationBefore + (await Calibration.measure(threads: benchmark.threads))) / 2
+            let calibrationAfter = await Calibration.measure(threads: benchmark.threads)
+            let calibration = (calibrationBefore.wall + calibrationAfter.wall) / 2
             values["calibration"] = calibration
             values["throughputRelative"] = Double(outcome.units) / wall / calibration
+            let coreSpeed = (calibrationBefore.cpu + calibrationAfter.cpu) / 2
+            values["cpuRelative"] = Double(outcome.units) / max(cpu, 1e-6) / coreSpeed
         }
         result.runs.append(values)
     }

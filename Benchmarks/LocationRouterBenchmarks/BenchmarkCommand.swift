@@ -32,8 +32,11 @@ enum BenchmarkCommand {
                             nearest 20 (with and without coverage) against 20 regions per device; 60 s walks.
           --check <file>    Runs the benchmarks named in a baseline written by --json (with its configuration)
                             and compares each judged metric's p50: exit 1 on a regression, 0 otherwise.
-                            CPU-bound throughput is judged relative to a calibration loop measured around
-                            each run (throughputRelative), so a faster, slower or busy machine scales both.
+                            CPU-bound speed is judged in CPU time relative to a calibration loop measured
+                            around each run (cpuRelative), which a busy machine does not move; a benchmark of
+                            several threads also by wall clock (throughputRelative), unless other processes
+                            kept more than 0.25 cores busy (othersCPU). Memory: the benchmark's own footprint
+                            (memoryFootprint). Record a baseline with --json --runs 10 on a quiet machine.
 
         OPTIONS:
           --runs <n>        Measured runs per benchmark, after one warm-up (default: 5; with --check, the

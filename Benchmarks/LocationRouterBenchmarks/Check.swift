@@ -1,78 +1,5 @@
 import Foundation
 
-/// A committed baseline: the configuration it was measured with and each benchmark's p50 and p90 per metric.
-struct Baseline {
-    struct Entry {
-        var name: String
-        var runs: Int
-        /// p50 by metric name.
-        var p50: [String: Double]
-        /// p90 by metric name: with p50, the spread of the baseline's own runs.
-        var p90: [String: Double] = [:]
-    }
-
-    var configuration: SuiteConfiguration
-    /// The cores of the machine that measured the baseline (the pipeline runs one shard per core).
-    var cores: Int?
-    var entries: [Entry]
-
-    struct LoadError: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    /// Reads the output of `location-router-bench --json`.
-    static func load(path: String) throws -> Baseline {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw LoadError(description: "\(path): cannot read the file")
-        }
-        let root: Any
-        do {
-            root = try JSONSerialization.jsonObject(with: data)
-        } catch {
-            throw LoadError(description: "\(path): not JSON (\(error.localizedDescription))")
-        }
-        guard let object = root as? [String: Any], let benchmarks = object["benchmarks"] as? [Any] else {
-            throw LoadError(description: "\(path): expected an object with \"benchmarks\", as --json writes it")
-        }
-        var configuration = SuiteConfiguration()
-        var cores: Int?
-        if let settings = object["configuration"] as? [String: Any] {
-            func integer(_ key: String) -> Int? { number(settings[key]).map { Int($0) } }
-            configuration.devices = integer("devices") ?? configuration.devices
-            configuration.regions = integer("regions") ?? configuration.regions
-            configuration.seconds = integer("seconds") ?? configuration.seconds
-            configuration.updates = integer("updates") ?? configuration.updates
-            configuration.runs = integer("runs") ?? configuration.runs
-            cores = integer("cores")
-        }
-        var entries: [Entry] = []
-        for (index, item) in benchmarks.enumerated() {
-            guard let benchmark = item as? [String: Any], let name = benchmark["name"] as? String else {
-                throw LoadError(description: "\(path): benchmarks[\(index)]: expected an object with a \"name\"")
-            }
-            var p50: [String: Double] = [:]
-            var p90: [String: Double] = [:]
-            for (key, value) in benchmark {
-                guard let metric = value as? [String: Any] else { continue }
-                if let median = number(metric["p50"]) { p50[key] = median }
-                if let high = number(metric["p90"]) { p90[key] = high }
-            }
-            let runs = number(benchmark["runs"]).map { Int($0) } ?? configuration.runs
-            entries.append(Entry(name: name, runs: runs, p50: p50, p90: p90))
-        }
-        return Baseline(configuration: configuration, cores: cores, entries: entries)
-    }
-
-    private static func number(_ value: Any?) -> Double? {
-        switch value {
-        case let value as Double: value
-        case let value as Int: Double(value)
-        case let value as NSNumber: value.doubleValue
-        default: nil
-        }
-    }
-}
-
 /// `--check BASELINE.json`: runs the baseline's benchmarks and compares each judged metric's p50 with it.
 enum Check {
     struct Comparison {
@@ -82,6 +9,14 @@ enum Check {
         var baseline: Double
         var current: Double?
         var tolerance: Double
+        /// Whether the metric is a wall-clock throughput, which depends on the cores the run got.
+        var isWallClock = false
+        /// Cores the machine's other processes kept busy during the measurement (p50 of its runs).
+        var othersCPU: Double?
+
+        /// A wall-clock throughput measured while other processes kept more than ``busyCores`` busy is reported,
+        /// not judged: the run did not have the machine's cores to itself, whatever the calibration saw.
+        var isExcused: Bool { isWallClock && (othersCPU ?? 0) > Check.busyCores }
 
         /// The worst value that still passes: the tolerance, widened to the metric's noise floor.
         var limit: Double {
@@ -92,6 +27,7 @@ enum Check {
 
         var isRegression: Bool {
             guard let current else { return true }
+            guard !isExcused else { return false }
             switch metric.direction {
             case .higherIsBetter: return current < limit
             case .lowerIsBetter: return current > limit
@@ -116,24 +52,33 @@ enum Check {
         }
     }
 
+    /// Other processes' CPU use (in cores) above which a wall-clock throughput is not judged.
+    static let busyCores = 0.25
+
     /// The judged metrics of `result` against the baseline's p50s.
     ///
-    /// A CPU-bound benchmark's throughput is judged relative to the machine's speed measured around each run
-    /// (`throughputRelative`, see ``Calibration``), not as it is; a metric whose baseline runs spread widely gets
-    /// a tolerance of three times that spread (up to 60 %) when that is wider than `tolerance`.
+    /// A CPU-bound benchmark's speed is judged relative to the machine's, measured around each run (see
+    /// ``Calibration``), never as it is: in CPU time (`cpuRelative`), which a busy machine does not move, and for a
+    /// benchmark of several threads also in wall-clock time (`throughputRelative`: how well the threads overlap),
+    /// unless the machine was busy then. A baseline without `cpuRelative` (recorded before it existed) is judged
+    /// by `throughputRelative` alone. A metric whose baseline runs spread widely gets a tolerance of three times
+    /// that spread (up to 60 %) when that is wider than `tolerance`.
     static func compare(
         _ entry: Baseline.Entry, _ benchmark: Benchmark, _ result: BenchmarkResult, tolerance: Double
     ) -> [Comparison] {
         let relative = entry.p50["throughputRelative"] != nil
+        let inCPUTime = entry.p50["cpuRelative"] != nil
         return entry.p50.keys.sorted { order($0) < order($1) }.compactMap { name in
             guard let metric = Metric.named(name), metric.direction != .informational,
                 !benchmark.unjudged.contains(name), let baseline = entry.p50[name],
-                !(relative && name == "throughput")
+                !(relative && name == "throughput"),
+                !(inCPUTime && name == "throughputRelative" && benchmark.threads == 1)
             else { return nil }
             let spread = entry.p90[name].map { baseline > 0 ? abs($0 - baseline) / baseline : 0 } ?? 0
             return Comparison(
                 benchmark: entry.name, metric: metric, unit: result.unit, baseline: baseline,
-                current: result.percentiles(name)?.p50, tolerance: max(tolerance, min(0.6, 3 * spread)))
+                current: result.percentiles(name)?.p50, tolerance: max(tolerance, min(0.6, 3 * spread)),
+                isWallClock: name == "throughputRelative", othersCPU: result.percentiles("othersCPU")?.p50)
         }
     }
 
@@ -143,9 +88,10 @@ enum Check {
     static func best(_ first: [Comparison], _ second: [Comparison]) -> [Comparison] {
         zip(first, second).map { a, b in
             guard let x = a.current, let y = b.current else { return a.current == nil ? b : a }
-            var better = a
-            better.current = a.metric.direction == .higherIsBetter ? max(x, y) : min(x, y)
-            return better
+            // A measurement that passes (or is excused) settles it; otherwise the better value stands.
+            if a.isRegression != b.isRegression { return a.isRegression ? b : a }
+            let firstIsBetter = a.metric.direction == .higherIsBetter ? x >= y : x <= y
+            return firstIsBetter ? a : b
         }
     }
 
@@ -203,8 +149,16 @@ enum Check {
         }
         print(table(comparisons), terminator: "")
         let regressions = comparisons.filter(\.isRegression).map(\.explanation) + failures
+        let excused = comparisons.filter(\.isExcused).count
+        if excused > 0 {
+            print(
+                "\(excused) wall-clock metric\(excused == 1 ? "" : "s") not judged: other processes kept more than "
+                    + "\(busyCores) cores busy (their CPU-time metrics are judged); check again on a quiet machine")
+        }
         if regressions.isEmpty {
-            print("no regressions: \(comparisons.count) metrics of \(entries.count) benchmarks within tolerance")
+            print(
+                "no regressions: \(comparisons.count - excused) metrics of \(entries.count) benchmarks within "
+                    + "tolerance")
             return 0
         }
         print(
@@ -233,7 +187,11 @@ enum Check {
             text += cell(metric.format(comparison.baseline)) + cell(comparison.current.map(metric.format) ?? "–")
             text += cell(comparison.change, 9)
             text += cell((metric.direction == .higherIsBetter ? "≥ " : "≤ ") + metric.format(comparison.limit), 15)
-            text += comparison.isRegression ? "  REGRESSION\n" : "  ok\n"
+            if comparison.isExcused {
+                text += String(format: "  not judged: other processes used %.2f cores\n", comparison.othersCPU ?? 0)
+            } else {
+                text += comparison.isRegression ? "  REGRESSION\n" : "  ok\n"
+            }
         }
         return text
     }

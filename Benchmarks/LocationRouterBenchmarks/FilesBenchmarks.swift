@@ -25,7 +25,8 @@ enum FilesBenchmarks {
                 guard count == expected else { throw BenchmarkFailure("\(count) regions decoded, not \(expected)") }
                 return Outcome(units: count, bytes: bytes.count)
             }
-        })
+        },
+        shared: { _ = FilesWorkload.shared })
 
     static let csv = pipeline(name: "filesCSV", format: .csv)
     static let ndjson = pipeline(name: "filesNDJSON", format: .ndjson)
@@ -92,6 +93,9 @@ enum FilesBenchmarks {
                     return Outcome(units: report.updates, bytes: bytes.count)
                 }
             },
-            maxRuns: 5)
+            maxRuns: 5,
+            // The pipeline's shards and the parallel decoder use every core.
+            threads: ProcessInfo.processInfo.activeProcessorCount,
+            shared: { _ = FilesWorkload.shared })
     }
 }
