@@ -80,7 +80,9 @@ public struct RegionCatalog: Sendable {
                 (position, .polygon(polygon))
             }
         })
-        let compiled = compiled
-        return SharedCatalog(index: index) { compiled[Int($0)] }
+        let compiled = compiled, regions = regions
+        return SharedCatalog(
+            index: index, region: { compiled[Int($0)] },
+            includes: { $0 >= 0 && Int($0) < regions.count && regions[Int($0)].devices == nil })
     }
 }

@@ -203,6 +203,45 @@ import Testing
         #expect(events.first?.time == Timestamp(seconds: 30))
     }
 
+    /// A restored device keeps its saved choice (regions, state, timers, anchor) and chooses again only when its
+    /// refresh rule says so: a restart in the middle gives the events of the uninterrupted run.
+    @Test(arguments: [MonitoringProfile.exact, .ios, .android])
+    func aRestoredDeviceKeepsItsChoiceUntilItsRefreshIsDue(profile: MonitoringProfile) {
+        var settings = profile.settings
+        settings.delivery = .instant
+        // Back and forth along the line, 130 m a step: choices every few steps, some in the middle of a region.
+        let path = (0..<24).map { Self.east(Double(($0 * 130) % 1_500)) }
+        func feed(_ state: inout MonitorState, _ steps: Range<Int>) -> [GeofenceEvent] {
+            var events: [GeofenceEvent] = []
+            for step in steps {
+                _ = state.evaluate(
+                    device: 0, latitude: path[step].latitude, longitude: path[step].longitude,
+                    time: Timestamp(seconds: Double(step) * 10), into: &events)
+            }
+            return events
+        }
+        var whole = Self.monitor(slots: 3, settings: settings)
+        let before = feed(&whole, 0..<10)
+        let saved = whole.exportState()
+        let refreshesBefore = whole.selectionSummary.refreshes
+        let after = feed(&whole, 10..<24)
+        #expect(saved.first?.chosen != nil)
+        // The restart at step 10: a new monitor restored from the snapshot.
+        var restarted = MonitorState(settings: {
+            var limited = settings
+            limited.slotLimit = 3
+            return limited
+        }(), regions: { _ in [] }, restored: { device in saved.first { $0.device == device } })
+        restarted.selectRegions(from: Self.catalog(), settings: SelectionSettings(strategy: .nearest))
+        let resumed = feed(&restarted, 10..<24)
+        let key = { (event: GeofenceEvent) in "\(event.region) \(event.kind) \(event.time.microseconds)" }
+        #expect(resumed.map(key) == after.map(key))
+        #expect(before.count > 0 && after.count > 3)
+        #expect(restarted.selectionSummary.refreshes == whole.selectionSummary.refreshes - refreshesBefore)
+        #expect(restarted.selectionSummary.refreshes > 0)
+        #expect(Self.monitored(restarted) == Self.monitored(whole))
+    }
+
     @Test func theSameSamplesGiveTheSameEvents() {
         func run() -> [GeofenceEvent] {
             var state = Self.monitor(slots: 3, settings: MonitoringProfile.android.settings)

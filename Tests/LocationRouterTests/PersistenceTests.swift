@@ -16,6 +16,10 @@ import GeofenceFormats
             ],
             failed: ["r21"]),
         .init(name: "walker", time: 0, latitude: -33.9, longitude: 151.2, regions: [], failed: []),
+        .init(
+            name: "shopper", time: 1_795_248_070_000_000, latitude: 25.04, longitude: 121.56,
+            regions: [.init(id: "catalog-7", inside: false)], failed: [],
+            chosen: DeviceState.Choice(latitude: 25.0412345678, longitude: 121.5598765432, time: 1_795_248_010_000_000)),
     ])
 
     @Test func aSnapshotRoundTripsExactly() throws {

@@ -36,10 +36,16 @@ public struct SharedCatalog: Sendable {
     public let index: CatalogIndex
     /// The region with this number as a monitor registers it.
     public let region: @Sendable (Int32) -> MonitoredRegion
+    /// Whether a region number belongs to the catalog (a restored device keeps only such regions as its choice).
+    public let includes: @Sendable (Int32) -> Bool
 
-    public init(index: CatalogIndex, region: @escaping @Sendable (Int32) -> MonitoredRegion) {
+    public init(
+        index: CatalogIndex, region: @escaping @Sendable (Int32) -> MonitoredRegion,
+        includes: @escaping @Sendable (Int32) -> Bool = { _ in true }
+    ) {
         self.index = index
         self.region = region
+        self.includes = includes
     }
 
     /// A catalog whose regions are the index's own shapes with default flags, numbered in tree order.
@@ -47,6 +53,8 @@ public struct SharedCatalog: Sendable {
         var index = index
         index.numberRegionsInTreeOrder()
         self.index = index
+        let count = index.count
+        self.includes = { $0 >= 0 && Int($0) < count }
         self.region = { [index] id in
             switch index.shape(ofTreePosition: Int(id)) {
             case .circle(let latitude, let longitude, let radius):

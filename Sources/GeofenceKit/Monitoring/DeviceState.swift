@@ -25,6 +25,21 @@ public struct DeviceState: Sendable, Equatable {
         }
     }
 
+    /// Where and when a device last chose its catalog regions (``SelectionStrategy/nearest``): it chooses again
+    /// once it is `refreshDistance` from there, or `refreshInterval` after.
+    public struct Choice: Sendable, Equatable {
+        public var latitude: Double
+        public var longitude: Double
+        /// Microseconds since the epoch.
+        public var time: Int64
+
+        public init(latitude: Double, longitude: Double, time: Int64) {
+            self.latitude = latitude
+            self.longitude = longitude
+            self.time = time
+        }
+    }
+
     public var device: Int32
     /// The device's latest sample.
     public var time: Int64
@@ -36,12 +51,16 @@ public struct DeviceState: Sendable, Equatable {
     /// With delivery delays: the delivery time of the device's latest delayed event (later events are not
     /// delivered before it, so a device's events stay in order).
     public var deliveredUntil: Int64?
+    /// Under `nearest` selection: the device's last choice (its catalog regions are those of `regions` that are not
+    /// its own). A restored device keeps them until its refresh rule says to choose again.
+    public var chosen: Choice?
 
     public init(
         device: Int32, time: Int64, latitude: Double, longitude: Double, regions: [Region], failed: [Int32] = [],
-        deliveredUntil: Int64? = nil
+        deliveredUntil: Int64? = nil, chosen: Choice? = nil
     ) {
         self.deliveredUntil = deliveredUntil
+        self.chosen = chosen
         self.device = device
         self.time = time
         self.latitude = latitude

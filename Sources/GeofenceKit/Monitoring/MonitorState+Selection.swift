@@ -36,6 +36,11 @@ extension MonitorState {
         selection?.ownCount[row] = own
         selection?.capacity[row] = own + Int32(wanted)
         selection?.firstTime[row] = state?.time ?? time.microseconds
+        if let state, let choice = state.chosen,
+            restoreChoice(choice, of: state, device: device, row: row, wanted: wanted, latitude: latitude, longitude: longitude, time: time, into: &events)
+        {
+            return
+        }
         let saved = state.map { Dictionary($0.regions.map { ($0.region, $0) }, uniquingKeysWith: { first, _ in first }) }
         for region in choose(row: row, wanted: wanted, latitude: latitude, longitude: longitude, time: time) {
             let slot = slots.count
@@ -47,6 +52,41 @@ extension MonitorState {
         let vacant = wanted - Int(slotCount[row] - own)
         for _ in 0..<vacant { slots.appendVacant() }
         selection?.vacancies += vacant
+    }
+
+    /// A restored device continues with the catalog regions it had chosen before the restart (their state and
+    /// timers, nothing reported again) and the anchor and time of that choice, so it chooses again only when its
+    /// refresh rule says so. Returns `false` (nothing done) when the saved choice no longer fits the slots left.
+    private mutating func restoreChoice(
+        _ choice: DeviceState.Choice, of state: DeviceState, device: Int32, row: Int, wanted: Int, latitude: Double,
+        longitude: Double, time: Timestamp, into events: inout [GeofenceEvent]
+    ) -> Bool {
+        guard let catalog = selection?.catalog, let refreshDistance = selection?.settings.refreshDistance else { return false }
+        let start = Int(slotStart[row])
+        let own = Set(slots.regionID[start..<start + Int(slotCount[row])])
+        let chosen = state.regions.filter { !own.contains($0.region) && catalog.includes($0.region) }
+        guard chosen.count <= wanted, abs(choice.latitude) <= 90, choice.longitude.isFinite else { return false }
+        selection?.anchor[row] = PackedRegion(
+            CircleGeometry(center: Coordinate(unchecked: choice.latitude, choice.longitude), radius: refreshDistance))
+        selection?.chosenAt[row] = choice.time
+        for saved in chosen {
+            let slot = slots.count
+            accept(
+                catalog.region(saved.region), device: device, row: row, latitude: latitude, longitude: longitude,
+                time: time, restoring: saved, into: &events)
+            sharePolygon(of: saved.region, at: slot)
+        }
+        let vacant = wanted - chosen.count
+        for _ in 0..<vacant { slots.appendVacant() }
+        selection?.vacancies += vacant
+        return true
+    }
+
+    /// Where and when a device last chose, for its snapshot (`nil` without a choice).
+    func lastChoice(row: Int) -> DeviceState.Choice? {
+        guard let selection, row < selection.chosenAt.count, selection.chosenAt[row] != .min else { return nil }
+        let anchor = selection.anchor[row]
+        return DeviceState.Choice(latitude: anchor.latitude, longitude: anchor.longitude, time: selection.chosenAt[row])
     }
 
     /// Chooses again when the device has moved `refreshDistance` from where it last chose, or `refreshInterval`

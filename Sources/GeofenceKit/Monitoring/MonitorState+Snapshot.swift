@@ -20,7 +20,8 @@ extension MonitorState {
             states.append(
                 DeviceState(
                     device: device, time: lastTime[row], latitude: lastLatitude[row], longitude: lastLongitude[row],
-                    regions: regions, failed: failedRegions[device] ?? [], deliveredUntil: delivered))
+                    regions: regions, failed: failedRegions[device] ?? [], deliveredUntil: delivered,
+                    chosen: lastChoice(row: row)))
         }
         return states
     }

@@ -34,12 +34,15 @@ public struct StateSnapshot: Sendable, Equatable {
         public var seq: UInt64 = 0
         /// With delivery delays: when its latest delayed event is delivered (microseconds).
         public var deliveredUntil: Int64?
+        /// Under `nearest` selection: where and when the device last chose its catalog regions.
+        public var chosen: DeviceState.Choice?
 
         public init(
             name: String, time: Int64, latitude: Double, longitude: Double, regions: [Region], failed: [String],
-            seq: UInt64 = 0, deliveredUntil: Int64? = nil
+            seq: UInt64 = 0, deliveredUntil: Int64? = nil, chosen: DeviceState.Choice? = nil
         ) {
             self.deliveredUntil = deliveredUntil
+            self.chosen = chosen
             self.name = name
             self.time = time
             self.latitude = latitude
@@ -93,6 +96,9 @@ public struct StateSnapshot: Sendable, Equatable {
             text += "\"regions\":[\(regions.joined(separator: ","))],"
             text += "\"failed\":[\(device.failed.map(EventEncoder.jsonLiteral).joined(separator: ","))]"
             if let delivered = device.deliveredUntil { text += ",\"deliveredUntil\":\(delivered)" }
+            if let chosen = device.chosen {
+                text += ",\"chosen\":{\"lat\":\(chosen.latitude),\"lon\":\(chosen.longitude),\"time\":\(chosen.time)}"
+            }
             text += device.seq > 0 ? ",\"seq\":\(device.seq)}\n" : "}\n"
         }
         text += "{\"end\":true,\"devices\":\(devices.count)}\n"
@@ -192,9 +198,23 @@ public struct StateSnapshot: Sendable, Equatable {
         }
         let seq = try reader.integer("seq") ?? 0
         let deliveredUntil = try reader.integer("deliveredUntil").map(Int64.init)
+        var chosen: DeviceState.Choice?
+        if let value = reader.value("chosen") {
+            var choice = try JSONObjectReader(value, path: "chosen")
+            let latitude = try choice.requiredValue("lat").number(path: "chosen.lat")
+            let longitude = try choice.requiredValue("lon").number(path: "chosen.lon")
+            let time = try choice.requiredValue("time").integer(path: "chosen.time")
+            try choice.finish()
+            do {
+                _ = try Coordinate(latitude: latitude, longitude: longitude)
+            } catch {
+                throw value.error(error.description, path: "chosen")
+            }
+            chosen = DeviceState.Choice(latitude: latitude, longitude: longitude, time: Int64(time))
+        }
         try reader.finish()
         return Device(
             name: name, time: Int64(time), latitude: latitude, longitude: longitude, regions: regions, failed: failed,
-            seq: UInt64(max(0, seq)), deliveredUntil: deliveredUntil)
+            seq: UInt64(max(0, seq)), deliveredUntil: deliveredUntil, chosen: chosen)
     }
 }

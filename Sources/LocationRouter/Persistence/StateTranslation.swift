@@ -45,7 +45,8 @@ struct StateTranslation: Sendable {
                     id: regionNames.name(of: $0.region), inside: $0.inside, pendingSince: $0.pendingSince,
                     dwellDue: $0.dwellDue, appInside: $0.appInside)
             },
-            failed: state.failed.map { regionNames.name(of: $0) }, seq: seq, deliveredUntil: state.deliveredUntil)
+            failed: state.failed.map { regionNames.name(of: $0) }, seq: seq, deliveredUntil: state.deliveredUntil,
+            chosen: state.chosen)
     }
 
     /// The snapshot of `devices` with their last event numbers.
@@ -79,7 +80,8 @@ struct StateTranslation: Sendable {
                             dwellDue: region.dwellDue, appInside: region.appInside)
                     }
                 },
-                failed: saved.failed.compactMap { self.region(named: $0, in: regionIndex) }, deliveredUntil: saved.deliveredUntil)
+                failed: saved.failed.compactMap { self.region(named: $0, in: regionIndex) }, deliveredUntil: saved.deliveredUntil,
+                chosen: saved.chosen)
         }
     }
 }
