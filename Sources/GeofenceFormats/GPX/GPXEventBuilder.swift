@@ -145,20 +145,23 @@ struct GPXEventBuilder: XMLTokenHandler {
         }
     }
 
+    /// Why a value was refused for its length (built only then: it was once built for every value, two string
+    /// allocations per point).
+    private static var tooLong: String { "the value is longer than \(maxValueLength) bytes" }
+
     mutating func characters(_ text: UnsafeBufferPointer<UInt8>, isCDATA: Bool) throws(InputError) {
         guard skippedDepth == 0, context == .time || context == .elevation, valueProblem == nil else { return }
         // The first problem in the text wins (see XMLEntityDecoder.decode), whatever the chunks were.
-        let tooLong = "the value is longer than \(Self.maxValueLength) bytes"
         if isCDATA || !XMLEntityDecoder.needsDecoding(text) {
             guard value.count + text.count <= Self.maxValueLength else {
-                valueProblem = tooLong
+                valueProblem = Self.tooLong
                 return
             }
             value.append(contentsOf: text)
         } else {
             do {
                 if !(try XMLEntityDecoder.decode(text, into: &value, limit: Self.maxValueLength)) {
-                    valueProblem = tooLong
+                    valueProblem = Self.tooLong
                 }
             } catch {
                 valueProblem = error.message
