@@ -11,7 +11,7 @@ import LocationRouter
 enum FilesBenchmarks {
     static let regions = Benchmark(
         name: "filesRegions",
-        summary: "one core: GeoJSONRegionDecoder over the files workload's 200,000 circles (in memory)",
+        summary: "GeoJSONRegionDecoder over the files workload's 200,000 circles (in memory; read ahead on every core)",
         unit: "regions",
         prepare: {
             let bytes = FilesWorkload.shared.geoJSON
@@ -62,9 +62,9 @@ enum FilesBenchmarks {
     static func pipeline(name: String, format: SampleFormat, withRegions: Bool = true) -> Benchmark {
         Benchmark(
             name: name,
-            summary: "whole pipeline from \(format == .csv ? "CSV" : "NDJSON") on a pipe: the files workload "
+            summary: "whole pipeline from \(format == .csv ? "CSV" : "NDJSON") on a pipe: the files workload"
                 + (withRegions
-                    ? "(1,000,000 lines, 200,000 circles bound to 10,000 devices), exact"
+                    ? " (1,000,000 lines, 200,000 circles bound to 10,000 devices), exact"
                     : "'s 1,000,000 lines without regions (the samples' intake)"),
             unit: "lines",
             prepare: {
