@@ -41,6 +41,7 @@ struct Baseline {
             configuration.devices = integer("devices") ?? configuration.devices
             configuration.regions = integer("regions") ?? configuration.regions
             configuration.seconds = integer("seconds") ?? configuration.seconds
+            configuration.pipelineSeconds = integer("pipelineSeconds") ?? configuration.pipelineSeconds
             configuration.updates = integer("updates") ?? configuration.updates
             configuration.runs = integer("runs") ?? configuration.runs
             cores = integer("cores")

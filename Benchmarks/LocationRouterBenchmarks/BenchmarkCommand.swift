@@ -15,8 +15,9 @@ enum BenchmarkCommand {
 
         MODES:
           (default)         Every stage alone and the whole pipeline (full speed, paced, slow sink) at
-                            --devices × --regions (10000 × 20), with 120 simulated seconds, and the files
-                            workload (filesRegions, filesCSV, filesNDJSON; see --write-files): about a minute.
+                            --devices × --regions (10000 × 20), with 120 simulated seconds (the full-speed
+                            pipeline 3,000, as the CLI's measured run), and the files workload
+                            (filesRegions, filesCSV, filesNDJSON; see --write-files): about a minute and a half.
           --scale           The scale matrix: evaluationLoop, evaluationLoopDeviceMajor and pipeline at every
                             point of --devices × --regions (default 1000,10000,100000,1000000 × 1,5,20), each
                             run doing about --updates updates; prints a scaling table (with --json: the

@@ -53,7 +53,8 @@ enum Report {
             {
               "tool": "location-router-bench",
               "configuration": {"devices": \(configuration.devices), "regions": \(configuration.regions), \
-            "seconds": \(configuration.seconds), "updates": \(configuration.updates), "runs": \(configuration.runs), \
+            "seconds": \(configuration.seconds), "pipelineSeconds": \(configuration.pipelineSeconds), \
+            "updates": \(configuration.updates), "runs": \(configuration.runs), \
             "cores": \(ProcessInfo.processInfo.activeProcessorCount)},
               "benchmarks": [
 

@@ -10,6 +10,7 @@ extension MonitorState {
         _ batch: LocationBatch, from start: Int, into events: inout [GeofenceEvent], eventLimit: Int,
         coverage: inout CoverageTracker?
     ) -> Int {
+        let covered = coverage != nil
         var i = start
         while i < batch.count && events.count < eventLimit {
             let accuracy = batch.accuracies[i]
@@ -17,7 +18,7 @@ extension MonitorState {
                 device: batch.devices[i], latitude: batch.latitudes[i], longitude: batch.longitudes[i],
                 time: Timestamp(microseconds: batch.times[i]), accuracy: accuracy.isNaN ? nil : Double(accuracy),
                 into: &events)
-            if accepted && coverage != nil {
+            if accepted && covered {
                 coverage?.observe(
                     device: batch.devices[i], latitude: batch.latitudes[i], longitude: batch.longitudes[i],
                     time: Timestamp(microseconds: batch.times[i]))

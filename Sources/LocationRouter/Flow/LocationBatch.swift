@@ -43,29 +43,67 @@ public struct LocationBatch: Sendable {
         accuracies.append(accuracy.map(Float.init) ?? .nan)
     }
 
-    /// Appends `times.count` samples of one device, without accuracy, whose positions `write` fills in: it is handed
-    /// the new samples' latitudes and longitudes, in the order of `times`. A generated track's way in, with no
-    /// per-sample bookkeeping.
-    mutating func appendTrack(
-        device: Int32, times: ArraySlice<Int64>,
-        _ write: (_ latitudes: UnsafeMutableBufferPointer<Double>, _ longitudes: UnsafeMutableBufferPointer<Double>)
-            -> Void
-    ) {
-        guard !times.isEmpty else { return }
-        if devices.isEmpty { ingress = MonotonicClock.now() }
-        let start = devices.count
-        let count = times.count
-        devices.append(contentsOf: repeatElement(device, count: count))
-        self.times.append(contentsOf: times)
-        accuracies.append(contentsOf: repeatElement(.nan, count: count))
-        latitudes.append(contentsOf: repeatElement(0, count: count))
-        longitudes.append(contentsOf: repeatElement(0, count: count))
-        latitudes.withUnsafeMutableBufferPointer { latitudes in
-            longitudes.withUnsafeMutableBufferPointer { longitudes in
-                write(
-                    UnsafeMutableBufferPointer(rebasing: latitudes[start...]),
-                    UnsafeMutableBufferPointer(rebasing: longitudes[start...]))
+    /// Appends up to `limit` samples without accuracy, which `write` writes through a ``SampleWriter`` straight into
+    /// the batch's storage: a generated walk's way in, without the per-sample bookkeeping of `append`.
+    mutating func appendSamples(upTo limit: Int, _ write: (inout SampleWriter) -> Void) {
+        guard limit > 0 else { return }
+        let start = count
+        devices.append(contentsOf: repeatElement(0, count: limit))
+        latitudes.append(contentsOf: repeatElement(0, count: limit))
+        longitudes.append(contentsOf: repeatElement(0, count: limit))
+        times.append(contentsOf: repeatElement(0, count: limit))
+        var written = 0
+        devices.withUnsafeMutableBufferPointer { devices in
+            latitudes.withUnsafeMutableBufferPointer { latitudes in
+                longitudes.withUnsafeMutableBufferPointer { longitudes in
+                    times.withUnsafeMutableBufferPointer { times in
+                        var writer = SampleWriter(
+                            devices: devices.baseAddress! + start, latitudes: latitudes.baseAddress! + start,
+                            longitudes: longitudes.baseAddress! + start, times: times.baseAddress! + start,
+                            capacity: limit)
+                        write(&writer)
+                        written = writer.count
+                    }
+                }
             }
+        }
+        let unused = limit - written
+        devices.removeLast(unused)
+        latitudes.removeLast(unused)
+        longitudes.removeLast(unused)
+        times.removeLast(unused)
+        accuracies.append(contentsOf: repeatElement(.nan, count: written))
+        if start == 0 && written > 0 { ingress = MonotonicClock.now() }
+    }
+
+    /// Writes samples into a batch's storage, reserved beforehand (``appendSamples(upTo:_:)``).
+    struct SampleWriter {
+        fileprivate let devices: UnsafeMutablePointer<Int32>
+        fileprivate let latitudes: UnsafeMutablePointer<Double>
+        fileprivate let longitudes: UnsafeMutablePointer<Double>
+        fileprivate let times: UnsafeMutablePointer<Int64>
+        let capacity: Int
+        private(set) var count = 0
+
+        fileprivate init(
+            devices: UnsafeMutablePointer<Int32>, latitudes: UnsafeMutablePointer<Double>,
+            longitudes: UnsafeMutablePointer<Double>, times: UnsafeMutablePointer<Int64>, capacity: Int
+        ) {
+            (self.devices, self.latitudes, self.longitudes, self.times) = (devices, latitudes, longitudes, times)
+            self.capacity = capacity
+        }
+
+        var isFull: Bool { count == capacity }
+
+        /// Appends a sample; there must be room (`!isFull`).
+        @inline(__always)
+        mutating func append(_ device: Int32, _ latitude: Double, _ longitude: Double, _ time: Int64) {
+            precondition(count < capacity, "a full SampleWriter")
+            devices[count] = device
+            latitudes[count] = latitude
+            longitudes[count] = longitude
+            times[count] = time
+            count += 1
         }
     }
 

@@ -66,18 +66,51 @@ public struct RandomWalkLane: Sendable {
     /// Appends up to `capacity - batch.count` samples to `batch` (fewer when filters suppress some), none whose
     /// ``pacingTime`` is past `limit`; returns `false` once the walk is over.
     public mutating func fill(_ batch: inout LocationBatch, capacity: Int, upTo limit: Int64 = .max) -> Bool {
-        while !isFinished && batch.count < capacity {
+        if filter != nil {
+            // Taken out of the lane while it walks, so that the samples' way in can mutate it.
+            var active = filter.take()
+            var filtered = 0
+            walk(upTo: limit, isFull: { batch.count >= capacity }) { device, latitude, longitude, time in
+                let appended = batch.append(
+                    device: device, latitude: latitude, longitude: longitude, time: Timestamp(microseconds: time),
+                    through: &active)
+                if !appended { filtered += 1 }
+            }
+            filter = active
+            filteredCount += filtered
+        } else {
+            // Without filters every sample goes in: written straight into the batch's storage.
+            batch.appendSamples(upTo: capacity - batch.count) { samples in
+                walk(upTo: limit, isFull: { samples.isFull }) { samples.append($0, $1, $2, $3) }
+            }
+        }
+        // Every later sample belongs to the current block or a later one; at the end, time stops at the last step.
+        batch.watermark = stepTimes[max(0, min(blockStart, steps - 1))]
+        return !isFinished || batch.count > 0
+    }
+
+    /// Walks on from where the lane stopped, handing every sample to `emit`, until `isFull()`, the end, or a sample
+    /// whose ``pacingTime`` is past `limit`.
+    @inline(__always)
+    private mutating func walk(
+        upTo limit: Int64, isFull: () -> Bool,
+        emit: (_ device: Int32, _ latitude: Double, _ longitude: Double, _ time: Int64) -> Void
+    ) {
+        let area = area
+        while !isFinished && !isFull() {
             if limit != .max && pacingTime.microseconds > limit { break }
             let blockEnd = min(blockStart + stepsPerVisit, steps)
-            while cursor < devices.count && batch.count < capacity {
+            while cursor < devices.count && !isFull() {
                 if limit != .max && pacingTime.microseconds > limit { break }
-                let run = step..<min(blockEnd, step + capacity - batch.count)
-                if filter == nil {
-                    walk(cursor, through: run, into: &batch)
-                } else {
-                    walkFiltered(cursor, through: run, into: &batch)
+                // The device's record stays in a local while it walks through the block.
+                let i = cursor
+                var walker = walkers[i]
+                while step < blockEnd && !isFull() {
+                    if step > 0 && (stops.isEmpty || !stops[i].isStopped(atStep: step)) { walker.advance(in: area) }
+                    emit(devices[i], walker.latitude, walker.longitude, stepTimes[step])
+                    step += 1
                 }
-                step = run.upperBound
+                walkers[i] = walker
                 if step == blockEnd {
                     cursor += 1
                     step = blockStart
@@ -88,35 +121,6 @@ public struct RandomWalkLane: Sendable {
                 blockStart = blockEnd
                 step = blockStart
             }
-        }
-        // Every later sample belongs to the current block or a later one; at the end, time stops at the last step.
-        batch.watermark = stepTimes[max(0, min(blockStart, steps - 1))]
-        return !isFinished || batch.count > 0
-    }
-
-    /// Walks device `i` through `run` and appends its samples: the device's record is kept in a local while it
-    /// walks, and its positions are written straight into the batch.
-    private mutating func walk(_ i: Int, through run: Range<Int>, into batch: inout LocationBatch) {
-        var walker = walkers[i]
-        let area = area
-        batch.appendTrack(device: devices[i], times: stepTimes[run]) { latitudes, longitudes in
-            for (k, step) in run.enumerated() {
-                if step > 0 && (stops.isEmpty || !stops[i].isStopped(atStep: step)) { walker.advance(in: area) }
-                latitudes[k] = walker.latitude
-                longitudes[k] = walker.longitude
-            }
-        }
-        walkers[i] = walker
-    }
-
-    /// ``walk(_:through:into:)`` through the source's filters, sample by sample.
-    private mutating func walkFiltered(_ i: Int, through run: Range<Int>, into batch: inout LocationBatch) {
-        for step in run {
-            if step > 0 && (stops.isEmpty || !stops[i].isStopped(atStep: step)) { walkers[i].advance(in: area) }
-            let appended = batch.append(
-                device: devices[i], latitude: walkers[i].latitude, longitude: walkers[i].longitude,
-                time: Timestamp(microseconds: stepTimes[step]), through: &filter)
-            if !appended { filteredCount += 1 }
         }
     }
 }
