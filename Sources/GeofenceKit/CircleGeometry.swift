@@ -61,20 +61,17 @@ public struct CircleGeometry: Sendable {
         self.center = center
         self.radius = radius
 
-        let phi = center.latitude * Geodesic.radiansPerDegree
-        let s = sin(phi), c = cos(phi)
-        let a = Geodesic.semiMajorAxis, e2 = Geodesic.eccentricitySquared
-        let w2 = 1 - e2 * s * s
-        let w = w2.squareRoot()
-        sinLatitude = s
-        cosLatitude = c
-        // N = a / W and M = a (1 − e²) / W³ with W = √(1 − e² sin²φ); the slopes are their derivatives in φ.
-        primeVerticalRadius = a / w
-        primeVerticalRadiusSlope = a * e2 * s * c / (w2 * w)
-        meridionalRadius = a * (1 - e2) / (w2 * w)
-        meridionalRadiusSlope = 3 * a * (1 - e2) * e2 * s * c / (w2 * w2 * w)
+        let terms = MidLatitudePlane.Terms(latitude: center.latitude)
+        sinLatitude = terms.sinLatitude
+        cosLatitude = terms.cosLatitude
+        primeVerticalRadius = terms.primeVerticalRadius
+        primeVerticalRadiusSlope = terms.primeVerticalRadiusSlope
+        meridionalRadius = terms.meridionalRadius
+        meridionalRadiusSlope = terms.meridionalRadiusSlope
 
-        let margin = Self.margin(radius: radius, centerLatitude: center.latitude, sinLatitude: s, cosLatitude: c)
+        let margin = Self.margin(
+            radius: radius, centerLatitude: center.latitude, sinLatitude: terms.sinLatitude,
+            cosLatitude: terms.cosLatitude)
         self.margin = margin
         let inside = radius - margin
         insideThresholdSquared = inside > 0 ? inside * inside : -1

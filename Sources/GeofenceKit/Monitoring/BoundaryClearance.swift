@@ -98,12 +98,4 @@ struct BoundaryClearance: Sendable {
     static func metres(fromSquared squared: Double) -> Double {
         largestRadius * squared.squareRoot() * (1 + 1e-9)
     }
-
-    /// The bound on the plane's error at distance `distance` from a circle's centre, for a circle whose margin is
-    /// finite (|φ0| ≤ 75°, radius ≤ 100 km): twice the fit k(φ0)·s³ of ``CircleGeometry`` at its largest k.
-    @inline(__always)
-    static func planarError(atDistance distance: Double) -> Double {
-        // k(75°) = 2.4e-16 + 1.2e-15 · tan²75° ≤ 1.7e-14 m⁻².
-        2 * 1.7e-14 * distance * distance * distance + 1e-6
-    }
 }

@@ -16,6 +16,8 @@ extension MonitorState {
         // Beyond the disc's reach (or with no disc yet) every slot is tested.
         let moved = movedSquared.isFinite ? BoundaryClearance.metres(fromSquared: movedSquared) : .infinity
         var smallest = BoundaryClearance.maximumRadius
+        // The plane's terms, once for every slot tested.
+        let sample = SamplePlane(latitude: latitude, longitude: longitude)
         // One uniqueness check for the loop instead of one per slot.
         slots.clearance.withUnsafeMutableBufferPointer { slotClearance in
             for slot in range {
@@ -34,7 +36,7 @@ extension MonitorState {
                     isInside = polygons[region.polygonIndex].contains(latitude: latitude, longitude: longitude)
                     left = 0
                 } else {
-                    isInside = region.circleContains(latitude: latitude, longitude: longitude, clearance: &left)
+                    isInside = region.circleContains(sample, clearance: &left)
                 }
                 slotClearance[slot] = Self.roundedDown(left)
                 smallest = min(smallest, left)

@@ -4,7 +4,8 @@ extension MonitorState {
     enum Side { case inside, outside, undecided }
 
     /// Which side the sample puts the device on, after the profile's confidence or hysteresis rule.
-    private func side(slot: Int, latitude: Double, longitude: Double, accuracy: Double?) -> Side {
+    private func side(slot: Int, sample: SamplePlane, accuracy: Double?) -> Side {
+        let latitude = sample.latitude, longitude = sample.longitude
         let packed = slots.geometry[slot]
         let polygon: RegionGeometry? = packed.isPolygon ? .polygon(polygons[packed.polygonIndex]) : nil
         let size = polygon?.characteristicRadius ?? packed.radius
@@ -23,14 +24,14 @@ extension MonitorState {
             }
             // The share falls as the distance to the centre grows: the plane decides unless its error could
             // change the outcome (GuardedDistance).
-            return packed.decideOnCentreDistance(latitude: latitude, longitude: longitude) { distance in
+            return packed.decideOnCentreDistance(from: sample) { distance in
                 decision(RegionGeometry.lensFraction(distance: distance, accuracy: accuracy, radius: packed.radius))
             }
         }
         let hysteresis = hysteresis(slot)
         guard hysteresis.bufferDistance > 0 else {
             let isInside = polygon?.contains(latitude: latitude, longitude: longitude)
-                ?? packed.circleContains(latitude: latitude, longitude: longitude)
+                ?? packed.circleContains(sample)
             return isInside ? .inside : .outside
         }
         let entry = hysteresis.entryBuffer(radius: size)
@@ -44,18 +45,19 @@ extension MonitorState {
         // Inside once within radius − entry buffer of the centre, outside from radius + buffer: the centre distance
         // is exact wherever the plane could put it on the wrong side of either (GuardedDistance).
         let inner = packed.radius - entry, outer = packed.radius + hysteresis.bufferDistance
-        let distance = packed.centreDistance(latitude: latitude, longitude: longitude, comparedWith: inner, outer)
+        let distance = packed.centreDistance(from: sample, comparedWith: inner, outer)
         if distance <= inner { return .inside }
         if distance >= outer { return .outside }
         return .undecided
     }
 
     mutating func evaluateRich(
-        slot: Int, device: Int32, row: Int, latitude: Double, longitude: Double, time: Timestamp, accuracy: Double?,
+        slot: Int, device: Int32, row: Int, sample: SamplePlane, time: Timestamp, accuracy: Double?,
         into events: inout [GeofenceEvent]
     ) {
+        let latitude = sample.latitude, longitude = sample.longitude
         let isInside = slots.flags[slot] & Self.inside != 0
-        switch side(slot: slot, latitude: latitude, longitude: longitude, accuracy: accuracy) {
+        switch side(slot: slot, sample: sample, accuracy: accuracy) {
         case .undecided:
             // Back within the buffer: a transition waiting for confirmation starts over.
             slots.pendingSince[slot] = Self.none

@@ -155,8 +155,8 @@ extension MonitorState {
             // No determination to report: the condition has its state; a sample that contradicts it is a change.
             if assumed != actuallyInside {
                 evaluateRich(
-                    slot: slot, device: device, row: row, latitude: latitude, longitude: longitude, time: time,
-                    accuracy: nil, into: &events)
+                    slot: slot, device: device, row: row, sample: SamplePlane(latitude: latitude, longitude: longitude),
+                    time: time, accuracy: nil, into: &events)
             }
             return
         }

@@ -179,10 +179,9 @@ public struct MonitorState: Sendable {
         lastTime[row] = time.microseconds
         lastLatitude[row] = latitude
         lastLongitude[row] = longitude
+        let sample = SamplePlane(latitude: latitude, longitude: longitude)
         for slot in start..<end {
-            evaluateRich(
-                slot: slot, device: device, row: row, latitude: latitude, longitude: longitude, time: time,
-                accuracy: accuracy, into: &events)
+            evaluateRich(slot: slot, device: device, row: row, sample: sample, time: time, accuracy: accuracy, into: &events)
         }
         if selection != nil { refreshSelectionIfDue(device: device, row: row, latitude: latitude, longitude: longitude, time: time, into: &events) }
         visits?.observe(device: device, row: row, latitude: latitude, longitude: longitude, time: time.microseconds, into: &events)

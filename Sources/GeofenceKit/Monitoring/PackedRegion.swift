@@ -1,97 +1,72 @@
-/// A region packed for the monitor's inner loop: a circle's precomputed plane in 72 bytes, or a reference to a
+/// A region packed for the monitor's inner loop: a circle's centre and radius in 24 bytes, or a reference to a
 /// polygon kept aside.
 ///
-/// ``CircleGeometry`` holds the same plane with its thresholds squared (96 bytes); a million devices with 20
-/// regions each need the smaller form to fit in memory, and the smaller form keeps a device's 20 regions in 1.4 KB
-/// of cache. The thresholds (r ∓ margin)² are two multiplications away. The decision is the same as
-/// ``CircleGeometry/contains(latitude:longitude:)``: the plane where it is clear, the exact geodesic within the
-/// margin of the boundary.
+/// Nothing derived is kept: the plane's trigonometry and radii of curvature are computed once per sample at the
+/// sample's position (``SamplePlane``), and the plane's error bound is a cheap function of the radius there. A
+/// million devices with 20 regions each fit in memory that way, and a device's 20 regions take 480 bytes of cache.
+/// The decision is the same as ``CircleGeometry/contains(latitude:longitude:)``: the plane where it is clear, the
+/// exact geodesic within the margin of the boundary.
 struct PackedRegion: Sendable {
     var latitude: Double
     var longitude: Double
-    var sinLatitude: Double
-    var cosLatitude: Double
-    var primeVerticalRadius: Double
-    var meridionalRadius: Double
     /// Metres; for a polygon, `-(index + 1)` into the monitor's polygon table.
     var radius: Double
-    var primeVerticalRadiusSlope: Float
-    var meridionalRadiusSlope: Float
-    /// The plane's error bound (rounded up to a `Float`; +∞ where the plane is not trusted).
-    var margin: Float
+
+    init(latitude: Double, longitude: Double, radius: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.radius = radius
+    }
 
     init(_ circle: CircleGeometry) {
-        latitude = circle.center.latitude
-        longitude = circle.center.longitude
-        sinLatitude = circle.sinLatitude
-        cosLatitude = circle.cosLatitude
-        primeVerticalRadius = circle.primeVerticalRadius
-        meridionalRadius = circle.meridionalRadius
-        radius = circle.radius
-        primeVerticalRadiusSlope = Float(circle.primeVerticalRadiusSlope)
-        meridionalRadiusSlope = Float(circle.meridionalRadiusSlope)
-        let margin = Float(circle.margin)
-        self.margin = Double(margin) >= circle.margin ? margin : margin.nextUp
+        self.init(latitude: circle.center.latitude, longitude: circle.center.longitude, radius: circle.radius)
     }
 
     init(polygonIndex: Int) {
-        latitude = 0
-        longitude = 0
-        sinLatitude = 0
-        cosLatitude = 1
-        primeVerticalRadius = 0
-        meridionalRadius = 0
-        radius = -Double(polygonIndex + 1)
-        primeVerticalRadiusSlope = 0
-        meridionalRadiusSlope = 0
-        margin = 0
+        self.init(latitude: 0, longitude: 0, radius: -Double(polygonIndex + 1))
     }
 
     @inline(__always) var isPolygon: Bool { radius < 0 }
     @inline(__always) var polygonIndex: Int { Int(-radius) - 1 }
 
-    /// The circle's squared distance on the mid-latitude plane, as ``CircleGeometry`` computes it.
+    /// The geodesic distance from the centre to the sample (the centre first, as ``CircleGeometry`` asks).
     @inline(__always)
-    func planarDistanceSquared(latitude pointLatitude: Double, longitude pointLongitude: Double) -> Double {
-        MidLatitudePlane.distanceSquared(
-            centerLatitude: latitude, centerLongitude: longitude, sinLatitude: sinLatitude, cosLatitude: cosLatitude,
-            primeVerticalRadius: primeVerticalRadius, primeVerticalRadiusSlope: Double(primeVerticalRadiusSlope),
-            meridionalRadius: meridionalRadius, meridionalRadiusSlope: Double(meridionalRadiusSlope),
-            latitude: pointLatitude, longitude: pointLongitude)
+    func geodesicDistance(to sample: SamplePlane) -> Double {
+        Geodesic.distance(
+            latitude1: latitude, longitude1: longitude, latitude2: sample.latitude, longitude2: sample.longitude)
     }
 
-    /// The distance from a circle's centre to the point, exact enough to be compared with two thresholds: the
+    /// The distance from a circle's centre to the sample, exact enough to be compared with two thresholds: the
     /// plane where it is further than its error bound from both, the geodesic otherwise (``GuardedDistance``).
-    func centreDistance(
-        latitude pointLatitude: Double, longitude pointLongitude: Double, comparedWith first: Double, _ second: Double
-    ) -> Double {
+    func centreDistance(from sample: SamplePlane, comparedWith first: Double, _ second: Double) -> Double {
         GuardedDistance.distance(
-            planar: planarDistanceSquared(latitude: pointLatitude, longitude: pointLongitude).squareRoot(),
-            sinLatitude: sinLatitude, cosLatitude: cosLatitude, latitude1: latitude, longitude1: longitude,
-            latitude2: pointLatitude, longitude2: pointLongitude, comparedWith: first, second)
+            planar: sample.distanceSquared(latitude: latitude, longitude: longitude).squareRoot(),
+            sinLatitude: sample.terms.sinLatitude, cosLatitude: sample.terms.cosLatitude, latitude1: latitude,
+            longitude1: longitude, latitude2: sample.latitude, longitude2: sample.longitude, comparedWith: first, second)
     }
 
-    /// A decision monotone in the distance from a circle's centre to the point, taken on the plane only where the
+    /// A decision monotone in the distance from a circle's centre to the sample, taken on the plane only where the
     /// plane's error cannot change it (``GuardedDistance/decide(planar:sinLatitude:cosLatitude:latitude1:longitude1:latitude2:longitude2:_:)``).
+    func decideOnCentreDistance<Decision: Equatable>(from sample: SamplePlane, _ decision: (Double) -> Decision)
+        -> Decision
+    {
+        GuardedDistance.decide(
+            planar: sample.distanceSquared(latitude: latitude, longitude: longitude).squareRoot(),
+            sinLatitude: sample.terms.sinLatitude, cosLatitude: sample.terms.cosLatitude, latitude1: latitude,
+            longitude1: longitude, latitude2: sample.latitude, longitude2: sample.longitude, decision)
+    }
+
+    /// ``decideOnCentreDistance(from:_:)`` at a position whose plane the caller has not computed.
     func decideOnCentreDistance<Decision: Equatable>(
         latitude pointLatitude: Double, longitude pointLongitude: Double, _ decision: (Double) -> Decision
     ) -> Decision {
-        GuardedDistance.decide(
-            planar: planarDistanceSquared(latitude: pointLatitude, longitude: pointLongitude).squareRoot(),
-            sinLatitude: sinLatitude, cosLatitude: cosLatitude, latitude1: latitude, longitude1: longitude,
-            latitude2: pointLatitude, longitude2: pointLongitude, decision)
+        decideOnCentreDistance(from: SamplePlane(latitude: pointLatitude, longitude: pointLongitude), decision)
     }
 
-    /// Whether a circle contains the point (the boundary is inside); polygons are asked through their table.
+    /// Whether a circle contains the sample (the boundary is inside); polygons are asked through their table.
     @inline(__always)
-    func circleContains(latitude pointLatitude: Double, longitude pointLongitude: Double) -> Bool {
-        let planarSquared = planarDistanceSquared(latitude: pointLatitude, longitude: pointLongitude)
-        let margin = Double(self.margin)
-        let inner = radius - margin
-        let outer = radius + margin
-        if planarSquared > outer * outer { return false }
-        if inner > 0 && planarSquared <= inner * inner { return true }
-        return Geodesic.distance(
-            latitude1: latitude, longitude1: longitude, latitude2: pointLatitude, longitude2: pointLongitude) <= radius
+    func circleContains(_ sample: SamplePlane) -> Bool {
+        var clearance = 0.0
+        return circleContains(sample, clearance: &clearance)
     }
 }
