@@ -40,12 +40,13 @@ enum MidLatitudePlane {
             let phi = latitude * Geodesic.radiansPerDegree
             return (sin(phi), cos(phi))
         }
-        let whole = latitude.rounded()
-        let e = (latitude - whole) * Geodesic.radiansPerDegree
+        // The nearest whole degree, through `Int` (`rounded()` is a library call on baseline x86-64).
+        let degrees = Int(latitude + 90.5)
+        let e = (latitude - Double(degrees - 90)) * Geodesic.radiansPerDegree
         let e2 = e * e
         let sinE = e * (1 - e2 / 6 * (1 - e2 / 20 * (1 - e2 / 42)))
         let cosE = 1 - e2 / 2 * (1 - e2 / 12 * (1 - e2 / 30))
-        let index = 2 * (Int(whole) + 90)
+        let index = 2 * degrees
         let sinWhole = wholeDegrees[index], cosWhole = wholeDegrees[index + 1]
         return (sinWhole * cosE + cosWhole * sinE, cosWhole * cosE - sinWhole * sinE)
     }

@@ -109,7 +109,7 @@ import Testing
                 centre.latitude, centre.longitude, north: rng.uniform(-reach...reach), east: rng.uniform(-reach...reach))
             var clearance = Double.infinity
             let inside = PackedRegion(circle).circleContains(
-                SamplePlane(latitude: point.latitude, longitude: point.longitude), clearance: &clearance)
+                SamplePlane(latitude: point.latitude, longitude: point.longitude), radius: radius, clearance: &clearance)
             let distance = Geodesic.distance(
                 latitude1: centre.latitude, longitude1: centre.longitude, latitude2: point.latitude,
                 longitude2: point.longitude)

@@ -17,7 +17,9 @@ import Testing
         let region = PackedRegion(latitude: reference.latitude, longitude: reference.longitude, radius: reference.radius)
         for point in reference.points {
             #expect(
-                region.circleContains(SamplePlane(latitude: point.latitude, longitude: point.longitude)) == point.isInside,
+                region.circleContains(
+                    SamplePlane(latitude: point.latitude, longitude: point.longitude), radius: reference.radius)
+                    == point.isInside,
                 "(\(point.latitude), \(point.longitude)) should be \(point.isInside ? "inside" : "outside")")
         }
     }
@@ -30,7 +32,7 @@ import Testing
                 for (distance, inside) in [(radius - 0.01, true), (radius + 0.01, false)] {
                     let p = Geodesic.destination(latitude: latitude, longitude: 179.9999, bearing: bearing, distance: distance)
                     let sample = SamplePlane(latitude: p.latitude, longitude: p.longitude)
-                    #expect(region.circleContains(sample) == inside, "r \(radius) bearing \(bearing) at \(distance)")
+                    #expect(region.circleContains(sample, radius: radius) == inside, "r \(radius) bearing \(bearing) at \(distance)")
                 }
             }
         }
@@ -89,7 +91,7 @@ import Testing
                 let sample = SamplePlane(latitude: point.latitude, longitude: point.longitude)
                 let distance = Self.geodesicDistance(region, point.latitude, point.longitude)
                 var clearance = Double.infinity
-                #expect(region.circleContains(sample, clearance: &clearance) == (distance <= radius), "\(region) \(point)")
+                #expect(region.circleContains(sample, radius: radius, clearance: &clearance) == (distance <= radius), "\(region) \(point)")
                 #expect(clearance <= abs(distance - radius), "\(region) \(point): clearance \(clearance)")
                 let planar = sample.distanceSquared(latitude: latitude, longitude: longitude).squareRoot()
                 if abs(planar - radius) > sample.margin(radius: radius) { decidedOnThePlane += 1 }

@@ -7,42 +7,54 @@ extension MonitorState {
     /// measured again from the sample, less the distance moved (a bound from above); only the slots whose
     /// clearance that used up are tested, and the disc moves to the sample with the smallest clearance left.
     mutating func evaluateExact(
-        device: Int32, row: Int, slots range: Range<Int>, latitude: Double, longitude: Double, time: Timestamp,
+        device: Int32, row: Int, latitude: Double, longitude: Double, time: Timestamp,
         into events: inout [GeofenceEvent]
     ) {
-        let movedSquared = clearances[row].movedSquared(latitude: latitude, longitude: longitude)
+        // Read and written once. The position too: a snapshot saves it, and regions added before a restart register
+        // there.
+        var deviceRow = rows[row]
+        deviceRow.time = time.microseconds
+        deviceRow.latitude = latitude
+        deviceRow.longitude = longitude
+        defer { rows[row] = deviceRow }
+        let movedSquared = deviceRow.clearance.movedSquared(latitude: latitude, longitude: longitude)
         // Still inside the disc no boundary crosses: every containment is as it was.
-        if movedSquared < Double(clearances[row].radiusSquared) { return }
+        if movedSquared < Double(deviceRow.clearance.radiusSquared) { return }
         // Beyond the disc's reach (or with no disc yet) every slot is tested.
         let moved = movedSquared.isFinite ? BoundaryClearance.metres(fromSquared: movedSquared) : .infinity
+        // The same in clearance units, rounded up (integers from here: no conversion per slot).
+        let movedUnits = moved <= BoundaryClearance.maximumRadius ? Int(moved / PackedRegion.clearanceUnit) + 1 : 1 << 30
+        var smallestUnits = Int(UInt16.max)
         var smallest = BoundaryClearance.maximumRadius
         // The plane's terms, once for every slot tested.
         let sample = SamplePlane(latitude: latitude, longitude: longitude)
+        let exactRadius = slots.exactRadius, hasExactRadii = slots.hasExactRadii
         // One uniqueness check for the loop instead of one per slot.
-        slots.clearance.withUnsafeMutableBufferPointer { slotClearance in
-            for slot in range {
-                var left = Double(slotClearance[slot]) - moved
+        slots.packed.withUnsafeMutableBufferPointer { packed in
+            for slot in deviceRow.slots {
+                let leftUnits = Int(packed[slot].clearance) - movedUnits
                 // Tested again before the clearance runs out, while the test still buys a long skip: an untested
                 // slot's clearance only shrinks (by each distance moved), a tested one's is the true distance.
-                if left > Self.retestFactor * moved {
-                    slotClearance[slot] = Self.roundedDown(left)
-                    smallest = min(smallest, left)
+                if leftUnits > Self.retestFactor * movedUnits {
+                    packed[slot].clearance = UInt16(truncatingIfNeeded: leftUnits)
+                    smallestUnits = min(smallestUnits, leftUnits)
                     continue
                 }
-                let region = slots.geometry[slot]
-                left = BoundaryClearance.maximumRadius
+                let region = packed[slot]
+                var left = BoundaryClearance.maximumRadius
                 let isInside: Bool
                 if region.isPolygon {
                     isInside = polygons[region.polygonIndex].contains(latitude: latitude, longitude: longitude)
                     left = 0
                 } else {
-                    isInside = region.circleContains(sample, clearance: &left)
+                    let radius = hasExactRadii ? exactRadius[slot] : Double(region.radius)
+                    isInside = region.circleContains(sample, radius: radius, clearance: &left)
                 }
-                slotClearance[slot] = Self.roundedDown(left)
+                packed[slot].setClearance(metres: left)
                 smallest = min(smallest, left)
-                let slotFlags = slots.flags[slot]
+                let slotFlags = region.flags
                 guard isInside != (slotFlags & Self.inside != 0) else { continue }
-                slots.flags[slot] = slotFlags ^ Self.inside
+                packed[slot].flags = slotFlags ^ Self.inside
                 if isInside ? slotFlags & Self.notifyOnEntry != 0 : slotFlags & Self.notifyOnExit != 0 {
                     events.append(
                         GeofenceEvent(
@@ -51,16 +63,10 @@ extension MonitorState {
                 }
             }
         }
-        clearances[row] = BoundaryClearance(latitude: latitude, longitude: longitude, radius: smallest)
+        smallest = min(smallest, Double(smallestUnits) * PackedRegion.clearanceUnit)
+        deviceRow.clearance = BoundaryClearance(latitude: latitude, longitude: longitude, radius: smallest)
     }
 
     /// A slot whose clearance left is within this many times the distance just moved is tested again.
-    static var retestFactor: Double { 2 }
-
-    /// A `Float` not above a positive `value` (and not positive for a negative one): shrunk by more than a
-    /// `Float`'s rounding error (2⁻²⁴ of the value) before it is rounded.
-    @inline(__always)
-    static func roundedDown(_ value: Double) -> Float {
-        Float(value * (1 - 1e-6) - 1e-6)
-    }
+    static var retestFactor: Int { 2 }
 }

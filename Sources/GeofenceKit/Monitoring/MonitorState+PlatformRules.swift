@@ -6,9 +6,10 @@ extension MonitorState {
     /// Which side the sample puts the device on, after the profile's confidence or hysteresis rule.
     private func side(slot: Int, sample: SamplePlane, accuracy: Double?) -> Side {
         let latitude = sample.latitude, longitude = sample.longitude
-        let packed = slots.geometry[slot]
+        let packed = slots.packed[slot]
         let polygon: RegionGeometry? = packed.isPolygon ? .polygon(polygons[packed.polygonIndex]) : nil
-        let size = polygon?.characteristicRadius ?? packed.radius
+        let radius = polygon == nil ? slots.radius(slot) : 0
+        let size = polygon?.characteristicRadius ?? radius
 
         if let confidence = settings.confidence, let accuracy, accuracy.isFinite, accuracy > 0 {
             let small = size < confidence.smallRadius
@@ -25,13 +26,13 @@ extension MonitorState {
             // The share falls as the distance to the centre grows: the plane decides unless its error could
             // change the outcome (GuardedDistance).
             return packed.decideOnCentreDistance(from: sample) { distance in
-                decision(RegionGeometry.lensFraction(distance: distance, accuracy: accuracy, radius: packed.radius))
+                decision(RegionGeometry.lensFraction(distance: distance, accuracy: accuracy, radius: radius))
             }
         }
         let hysteresis = hysteresis(slot)
         guard hysteresis.bufferDistance > 0 else {
             let isInside = polygon?.contains(latitude: latitude, longitude: longitude)
-                ?? packed.circleContains(sample)
+                ?? packed.circleContains(sample, radius: radius)
             return isInside ? .inside : .outside
         }
         let entry = hysteresis.entryBuffer(radius: size)
@@ -44,7 +45,7 @@ extension MonitorState {
         }
         // Inside once within radius − entry buffer of the centre, outside from radius + buffer: the centre distance
         // is exact wherever the plane could put it on the wrong side of either (GuardedDistance).
-        let inner = packed.radius - entry, outer = packed.radius + hysteresis.bufferDistance
+        let inner = radius - entry, outer = radius + hysteresis.bufferDistance
         let distance = packed.centreDistance(from: sample, comparedWith: inner, outer)
         if distance <= inner { return .inside }
         if distance >= outer { return .outside }
@@ -56,7 +57,7 @@ extension MonitorState {
         into events: inout [GeofenceEvent]
     ) {
         let latitude = sample.latitude, longitude = sample.longitude
-        let isInside = slots.flags[slot] & Self.inside != 0
+        let isInside = slots.packed[slot].flags & Self.inside != 0
         switch side(slot: slot, sample: sample, accuracy: accuracy) {
         case .undecided:
             // Back within the buffer: a transition waiting for confirmation starts over.
@@ -81,15 +82,15 @@ extension MonitorState {
         slot: Int, device: Int32, at time: Int64, latitude: Double, longitude: Double, into events: inout [GeofenceEvent]
     ) {
         slots.pendingSince[slot] = Self.none
-        slots.flags[slot] ^= Self.inside
-        var slotFlags = slots.flags[slot]
+        slots.packed[slot].flags ^= Self.inside
+        var slotFlags = slots.packed[slot].flags
         var entered = slotFlags & Self.inside != 0
         if let polygon = slots.enclosedPolygon[slot] {
             // The platform reported the enclosing circle: the app tests the polygon at the event's position.
             let inPolygon = entered && polygons[polygon].contains(latitude: latitude, longitude: longitude)
             guard inPolygon != (slotFlags & Self.appInside != 0) else { return }
-            slots.flags[slot] ^= Self.appInside
-            slotFlags = slots.flags[slot]
+            slots.packed[slot].flags ^= Self.appInside
+            slotFlags = slots.packed[slot].flags
             entered = inPolygon
         }
         let stamp = Timestamp(microseconds: time)

@@ -3,13 +3,7 @@
 /// every one for a denied device, with `failed` events.
 extension MonitorState {
     mutating func grow(toInclude row: Int) {
-        let missing = row + 1 - lastTime.count
-        slotStart.append(contentsOf: repeatElement(0, count: missing))
-        slotCount.append(contentsOf: repeatElement(0, count: missing))
-        lastTime.append(contentsOf: repeatElement(Self.none, count: missing))
-        lastLatitude.append(contentsOf: repeatElement(0, count: missing))
-        lastLongitude.append(contentsOf: repeatElement(0, count: missing))
-        clearances.append(contentsOf: repeatElement(.none, count: missing))
+        rows.append(contentsOf: repeatElement(DeviceRow(), count: row + 1 - rows.count))
     }
 
     mutating func register(
@@ -28,9 +22,9 @@ extension MonitorState {
         let requested = regionsOf(device)
         let saved = state.map { Dictionary($0.regions.map { ($0.region, $0) }, uniquingKeysWith: { first, _ in first }) }
         let alreadyFailed = Set(state?.failed ?? [])
-        slotStart[row] = Int32(slots.count)
-        slotCount[row] = 0
-        clearances[row] = .none
+        rows[row].slotStart = Int32(slots.count)
+        rows[row].slotCount = 0
+        rows[row].clearance = .none
         let status = settings.authorization.status(ofDevice: device, seed: seed)
         if status == .whenInUse {
             schedules[device] = ForegroundSchedule(
@@ -63,7 +57,7 @@ extension MonitorState {
                 refused.append((region, .radiusTooLarge))
                 continue
             }
-            guard Int(slotCount[row]) < settings.slotLimit else {
+            guard Int(rows[row].slotCount) < settings.slotLimit else {
                 refused.append((region, overLimit))
                 continue
             }
@@ -85,7 +79,7 @@ extension MonitorState {
         restoring saved: DeviceState.Region?, into events: inout [GeofenceEvent]
     ) {
         let slot = slots.count
-        slotCount[row] += 1
+        rows[row].slotCount += 1
         // The geometry the platform monitors: the region's, or a polygon's enclosing circle.
         var geometry = region.geometry
         var enclosedPolygon: Int?
@@ -106,9 +100,11 @@ extension MonitorState {
             ? isInside : saved?.appInside ?? (isInside && region.geometry.contains(latitude: latitude, longitude: longitude))
         let dwells = region.notifyOnDwell ?? settings.dwellByDefault
         let packed: PackedRegion
+        var radius = 0.0
         switch geometry {
         case .circle(let circle):
             packed = PackedRegion(circle)
+            radius = circle.radius
         case .polygon(let polygon):
             packed = PackedRegion(polygonIndex: polygons.count)
             polygons.append(polygon)
@@ -130,7 +126,7 @@ extension MonitorState {
         if isRich { slots.keepTimers() }
         slots.append(
             SlotTable.Slot(
-                geometry: packed, region: region.id,
+                geometry: packed, radius: radius, region: region.id,
                 flags: (region.notifyOnEntry ? Self.notifyOnEntry : 0) | (region.notifyOnExit ? Self.notifyOnExit : 0)
                     | (dwells ? Self.notifyOnDwell : 0) | (isInside ? Self.inside : 0) | (appInside ? Self.appInside : 0),
                 loiteringDelay: region.loiteringDelay, hysteresis: ownHysteresis, responsiveness: responsiveness,

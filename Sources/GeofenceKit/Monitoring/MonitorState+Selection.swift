@@ -16,8 +16,8 @@ extension MonitorState {
     public var selectionSummary: SelectionSummary {
         guard let selection else { return SelectionSummary() }
         var seconds = 0.0
-        for row in selection.firstTime.indices where selection.firstTime[row] != .min && row < lastTime.count {
-            seconds += Double(lastTime[row] - selection.firstTime[row]) / 1e6
+        for row in selection.firstTime.indices where selection.firstTime[row] != .min && row < rows.count {
+            seconds += Double(rows[row].time - selection.firstTime[row]) / 1e6
         }
         return SelectionSummary(
             refreshes: selection.refreshes, added: selection.added, removed: selection.removed, deviceSeconds: seconds)
@@ -31,7 +31,7 @@ extension MonitorState {
         // Fields are read one by one: a copy of the whole selection would make every write below copy its tables.
         guard let catalog = selection?.catalog else { return }
         selection?.grow(toInclude: row)
-        let own = slotCount[row]
+        let own = rows[row].slotCount
         let wanted = max(0, min(settings.slotLimit - Int(own), catalog.index.count))
         selection?.ownCount[row] = own
         selection?.capacity[row] = own + Int32(wanted)
@@ -49,7 +49,7 @@ extension MonitorState {
                 time: time, restoring: saved?[region], into: &events)
             sharePolygon(of: region, at: slot)
         }
-        let vacant = wanted - Int(slotCount[row] - own)
+        let vacant = wanted - Int(rows[row].slotCount - own)
         for _ in 0..<vacant { slots.appendVacant() }
         selection?.vacancies += vacant
     }
@@ -62,8 +62,8 @@ extension MonitorState {
         longitude: Double, time: Timestamp, into events: inout [GeofenceEvent]
     ) -> Bool {
         guard let catalog = selection?.catalog, let refreshDistance = selection?.settings.refreshDistance else { return false }
-        let start = Int(slotStart[row])
-        let own = Set(slots.regionID[start..<start + Int(slotCount[row])])
+        let start = Int(rows[row].slotStart)
+        let own = Set(slots.regionID[start..<start + Int(rows[row].slotCount)])
         let chosen = state.regions.filter { !own.contains($0.region) && catalog.includes($0.region) }
         guard chosen.count <= wanted, abs(choice.latitude) <= 90, choice.longitude.isFinite else { return false }
         selection?.anchor[row] = PackedRegion(
@@ -107,9 +107,9 @@ extension MonitorState {
         guard due else { return }
         let own = Int(selection?.ownCount[row] ?? 0)
         let wanted = Int(selection?.capacity[row] ?? 0) - own
-        let start = Int(slotStart[row])
+        let start = Int(rows[row].slotStart)
         let firstCatalogSlot = start + own
-        var count = Int(slotCount[row])
+        var count = Int(rows[row].slotCount)
         let chosen = choose(row: row, wanted: wanted, latitude: latitude, longitude: longitude, time: time)
         let before = count
         selection?.refreshes += 1
@@ -141,9 +141,9 @@ extension MonitorState {
             selection?.added += 1
         }
         selection?.vacancies += before - count
-        slotCount[row] = Int32(count)
+        rows[row].slotCount = Int32(count)
         // The exact path's disc was measured against the regions the device had: its next sample tests them all.
-        clearances[row] = .none
+        rows[row].clearance = .none
     }
 
     /// The `wanted` nearest catalog regions at the position, in ascending region order; records where and when.
@@ -166,8 +166,8 @@ extension MonitorState {
     private mutating func sharePolygon(of region: Int32, at slot: Int) {
         guard slot < slots.count else { return }
         let appended: Int
-        if slots.geometry[slot].isPolygon {
-            appended = slots.geometry[slot].polygonIndex
+        if slots.packed[slot].isPolygon {
+            appended = slots.packed[slot].polygonIndex
         } else if let enclosed = slots.enclosedPolygon[slot] {
             appended = enclosed
         } else {
@@ -178,8 +178,8 @@ extension MonitorState {
             return
         }
         if appended == polygons.count - 1 { polygons.removeLast() }
-        if slots.geometry[slot].isPolygon {
-            slots.geometry[slot] = PackedRegion(polygonIndex: shared)
+        if slots.packed[slot].isPolygon {
+            slots.packed[slot].polygonIndex = shared
         } else {
             slots.enclosedPolygon[slot] = shared
         }

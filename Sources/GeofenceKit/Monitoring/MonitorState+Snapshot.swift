@@ -4,22 +4,22 @@ extension MonitorState {
     /// The state of every device seen so far, to continue in a later run (see ``DeviceState``).
     public func exportState() -> [DeviceState] {
         var states: [DeviceState] = []
-        for row in lastTime.indices where lastTime[row] != Self.none {
-            let start = Int(slotStart[row])
+        for row in rows.indices where rows[row].time != Self.none {
+            let start = Int(rows[row].slotStart)
             let device = Int32(row) * stride + residue
-            let regions = (start..<start + Int(slotCount[row])).map { slot in
+            let regions = (start..<start + Int(rows[row].slotCount)).map { slot in
                 let pendingSince = slots.hasTimers ? slots.pendingSince[slot] : Self.none
                 let dwellDue = slots.hasTimers ? slots.dwellDue[slot] : Self.none
                 return DeviceState.Region(
-                    region: slots.regionID[slot], inside: slots.flags[slot] & Self.inside != 0,
+                    region: slots.regionID[slot], inside: slots.packed[slot].flags & Self.inside != 0,
                     pendingSince: pendingSince == Self.none ? nil : pendingSince,
                     dwellDue: dwellDue == Self.none ? nil : dwellDue,
-                    appInside: slots.enclosedPolygon[slot] == nil ? nil : slots.flags[slot] & Self.appInside != 0)
+                    appInside: slots.enclosedPolygon[slot] == nil ? nil : slots.packed[slot].flags & Self.appInside != 0)
             }
             let delivered = row < deliveredUntil.count && deliveredUntil[row] != Self.none ? deliveredUntil[row] : nil
             states.append(
                 DeviceState(
-                    device: device, time: lastTime[row], latitude: lastLatitude[row], longitude: lastLongitude[row],
+                    device: device, time: rows[row].time, latitude: rows[row].latitude, longitude: rows[row].longitude,
                     regions: regions, failed: failedRegions[device] ?? [], deliveredUntil: delivered,
                     chosen: lastChoice(row: row)))
         }
@@ -34,9 +34,9 @@ extension MonitorState {
         _ state: DeviceState, row: Int, latitude: Double, longitude: Double, time: Timestamp,
         into events: inout [GeofenceEvent]
     ) {
-        lastTime[row] = state.time
-        lastLatitude[row] = state.latitude
-        lastLongitude[row] = state.longitude
+        rows[row].time = state.time
+        rows[row].latitude = state.latitude
+        rows[row].longitude = state.longitude
         if let delivered = state.deliveredUntil {
             if row >= deliveredUntil.count {
                 deliveredUntil.append(contentsOf: repeatElement(Self.none, count: row + 1 - deliveredUntil.count))

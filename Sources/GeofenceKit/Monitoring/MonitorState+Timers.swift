@@ -48,20 +48,20 @@ extension MonitorState {
         let row = Int(timer.device / stride)
         // A catalog choice moves slots within a device's block and reuses the slots it vacates: a queued timer
         // counts only for a slot its device still holds.
-        guard slot >= Int(slotStart[row]), slot < Int(slotStart[row] + slotCount[row]) else { return }
+        guard slot >= Int(rows[row].slotStart), slot < Int(rows[row].slotStart + rows[row].slotCount) else { return }
         switch timer.kind {
         case .confirmation:
             guard slots.pendingSince[slot] != Self.none, slots.pendingSince[slot] + confirmation(slot) == timer.due else { return }
             transition(
-                slot: slot, device: timer.device, at: timer.due, latitude: lastLatitude[row],
-                longitude: lastLongitude[row], into: &events)
+                slot: slot, device: timer.device, at: timer.due, latitude: rows[row].latitude,
+                longitude: rows[row].longitude, into: &events)
         case .dwell:
             guard slots.dwellDue[slot] == timer.due else { return }
             slots.dwellDue[slot] = Self.none
-            guard slots.flags[slot] & Self.inside != 0 else { return }
+            guard slots.packed[slot].flags & Self.inside != 0 else { return }
             emit(
                 .dwell, device: timer.device, slot: slot, time: Timestamp(microseconds: timer.due),
-                latitude: lastLatitude[row], longitude: lastLongitude[row], into: &events)
+                latitude: rows[row].latitude, longitude: rows[row].longitude, into: &events)
         }
     }
 

@@ -40,14 +40,8 @@ public struct MonitorState: Sendable {
     /// hysteresis, or a restored timer; once true it stays true, and from then every slot has timer storage.
     var isRich: Bool
 
-    // Per device row.
-    var slotStart: [Int32] = []
-    var slotCount: [Int32] = []
-    var lastTime: [Int64] = []
-    var lastLatitude: [Double] = []
-    var lastLongitude: [Double] = []
-    /// Exact path only: the disc around each device's position at its last full test that no boundary crosses.
-    var clearances: [BoundaryClearance] = []
+    /// Per device row (``DeviceRow``): its block of slots, latest sample and the exact path's disc.
+    var rows: [DeviceRow] = []
     var schedules: [Int32: ForegroundSchedule] = [:]
 
     /// Every per-slot field (``SlotTable``).
@@ -116,12 +110,7 @@ public struct MonitorState: Sendable {
     /// Reserves room for `devices` devices of this table and `regions` registrations in all, so that a large run
     /// allocates its tables once instead of doubling them (a doubling of the slot table is the peak of memory).
     public mutating func reserveCapacity(devices: Int, regions: Int) {
-        slotStart.reserveCapacity(devices)
-        slotCount.reserveCapacity(devices)
-        lastTime.reserveCapacity(devices)
-        lastLatitude.reserveCapacity(devices)
-        lastLongitude.reserveCapacity(devices)
-        clearances.reserveCapacity(devices)
+        rows.reserveCapacity(devices)
         slots.reserveCapacity(regions)
     }
 
@@ -139,17 +128,17 @@ public struct MonitorState: Sendable {
         device: Int32, latitude: Double, longitude: Double, time: Timestamp, accuracy: Double? = nil,
         into events: inout [GeofenceEvent]
     ) -> Bool {
-        let row = Int(device / stride)
-        if row >= lastTime.count { grow(toInclude: row) }
-        var previous = lastTime[row]
+        let row = stride == 1 ? Int(device) : Int(device / stride)
+        if row >= rows.count { grow(toInclude: row) }
+        var previous = rows[row].time
         if previous == Self.none, let state = restoredState?(device) {
             restore(state, row: row, latitude: latitude, longitude: longitude, time: time, into: &events)
             previous = state.time
         }
         if previous == Self.none {
-            lastTime[row] = time.microseconds
-            lastLatitude[row] = latitude
-            lastLongitude[row] = longitude
+            rows[row].time = time.microseconds
+            rows[row].latitude = latitude
+            rows[row].longitude = longitude
             register(device: device, row: row, latitude: latitude, longitude: longitude, time: time, into: &events)
             visits?.observe(device: device, row: row, latitude: latitude, longitude: longitude, time: time.microseconds, into: &events)
             evaluatedCount += 1
@@ -160,25 +149,19 @@ public struct MonitorState: Sendable {
             return false
         }
         evaluatedCount += 1
-        let start = Int(slotStart[row])
-        let end = start + Int(slotCount[row])
         guard isRich else {
-            // The position too: a snapshot saves it, and regions added before a restart register there.
-            lastTime[row] = time.microseconds
-            lastLatitude[row] = latitude
-            lastLongitude[row] = longitude
-            evaluateExact(
-                device: device, row: row, slots: start..<end, latitude: latitude, longitude: longitude, time: time,
-                into: &events)
+            evaluateExact(device: device, row: row, latitude: latitude, longitude: longitude, time: time, into: &events)
             if selection != nil { refreshSelectionIfDue(device: device, row: row, latitude: latitude, longitude: longitude, time: time, into: &events) }
             // Visits need no rich rule: one check per sample, outside the slot loop.
             visits?.observe(device: device, row: row, latitude: latitude, longitude: longitude, time: time.microseconds, into: &events)
             return true
         }
+        let start = Int(rows[row].slotStart)
+        let end = start + Int(rows[row].slotCount)
         fireDueTimers(device: device, row: row, slots: start..<end, upTo: time.microseconds, into: &events)
-        lastTime[row] = time.microseconds
-        lastLatitude[row] = latitude
-        lastLongitude[row] = longitude
+        rows[row].time = time.microseconds
+        rows[row].latitude = latitude
+        rows[row].longitude = longitude
         let sample = SamplePlane(latitude: latitude, longitude: longitude)
         for slot in start..<end {
             evaluateRich(slot: slot, device: device, row: row, sample: sample, time: time, accuracy: accuracy, into: &events)
@@ -191,9 +174,9 @@ public struct MonitorState: Sendable {
     /// Whether `device` is inside the region in its `slot`-th slot, or `nil` when it has no such slot.
     public func isInside(device: Int32, slot: Int) -> Bool? {
         let row = Int(device / stride)
-        guard row < lastTime.count, lastTime[row] != Self.none, slot >= 0, slot < Int(slotCount[row]) else {
+        guard row < rows.count, rows[row].time != Self.none, slot >= 0, slot < Int(rows[row].slotCount) else {
             return nil
         }
-        return slots.flags[Int(slotStart[row]) + slot] & Self.inside != 0
+        return slots.packed[Int(rows[row].slotStart) + slot].flags & Self.inside != 0
     }
 }

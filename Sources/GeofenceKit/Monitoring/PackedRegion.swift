@@ -1,21 +1,34 @@
-/// A region packed for the monitor's inner loop: a circle's centre and radius in 24 bytes, or a reference to a
-/// polygon kept aside.
+/// A slot as the monitor's inner loop reads it, in 24 bytes: a circle's centre and radius, the slot's flags and the
+/// exact path's clearance — or a reference to a polygon kept aside.
 ///
 /// Nothing derived is kept: the plane's trigonometry and radii of curvature are computed once per sample at the
 /// sample's position (``SamplePlane``), and the plane's error bound is a cheap function of the radius there. A
-/// million devices with 20 regions each fit in memory that way, and a device's 20 regions take 480 bytes of cache.
+/// million devices with 20 regions each fit in memory that way, and a device's 20 slots take 480 bytes of cache.
 /// The decision is the same as ``CircleGeometry/contains(latitude:longitude:)``: the plane where it is clear, the
 /// exact geodesic within the margin of the boundary.
+///
+/// The radius is a `Float`: exact for the radii people write (whole metres, halves, …) and for generated ones; a
+/// table that registers a radius a `Float` cannot hold keeps every exact radius beside (``SlotTable/exactRadius``),
+/// and the decisions use those.
 struct PackedRegion: Sendable {
+    /// Degrees; for a polygon, its index in the monitor's polygon table.
     var latitude: Double
     var longitude: Double
-    /// Metres; for a polygon, `-(index + 1)` into the monitor's polygon table.
-    var radius: Double
+    /// Metres (the nearest `Float`); -1 for a polygon.
+    var radius: Float
+    /// Exact path only: a lower bound of the distance from the device's clearance's centre to the slot's boundary,
+    /// in ``clearanceUnit``s (see `MonitorState+ExactPath`).
+    var clearance: UInt16 = 0
+    /// `MonitorState.inside`, `.notifyOnEntry`, …
+    var flags: UInt8 = 0
+
+    /// The clearance's resolution in metres: 65,535 units reach past ``BoundaryClearance/maximumRadius``.
+    static var clearanceUnit: Double { 0.125 }
 
     init(latitude: Double, longitude: Double, radius: Double) {
         self.latitude = latitude
         self.longitude = longitude
-        self.radius = radius
+        self.radius = Float(radius)
     }
 
     init(_ circle: CircleGeometry) {
@@ -23,11 +36,25 @@ struct PackedRegion: Sendable {
     }
 
     init(polygonIndex: Int) {
-        self.init(latitude: 0, longitude: 0, radius: -Double(polygonIndex + 1))
+        latitude = Double(polygonIndex)
+        longitude = 0
+        radius = -1
     }
 
     @inline(__always) var isPolygon: Bool { radius < 0 }
-    @inline(__always) var polygonIndex: Int { Int(-radius) - 1 }
+    var polygonIndex: Int {
+        @inline(__always) get { Int(latitude) }
+        set { latitude = Double(newValue) }
+    }
+
+    /// Stores a clearance, rounded down to a whole unit (a negative one as 0: the slot is tested at the next move).
+    @inline(__always)
+    mutating func setClearance(metres: Double) {
+        // `!(x > 0)` catches NaN too.
+        let units = metres / Self.clearanceUnit
+        // Through `Int`: a conversion the processor does in one instruction (`UInt16(_:)` of a Double checks more).
+        clearance = !(units > 0) ? 0 : units >= 65_535 ? 65_535 : UInt16(truncatingIfNeeded: Int(units))
+    }
 
     /// The geodesic distance from the centre to the sample (the centre first, as ``CircleGeometry`` asks).
     @inline(__always)
@@ -63,10 +90,11 @@ struct PackedRegion: Sendable {
         decideOnCentreDistance(from: SamplePlane(latitude: pointLatitude, longitude: pointLongitude), decision)
     }
 
-    /// Whether a circle contains the sample (the boundary is inside); polygons are asked through their table.
+    /// Whether a circle of `radius` metres (the slot's, or its exact value) contains the sample (the boundary is
+    /// inside); polygons are asked through their table.
     @inline(__always)
-    func circleContains(_ sample: SamplePlane) -> Bool {
+    func circleContains(_ sample: SamplePlane, radius: Double) -> Bool {
         var clearance = 0.0
-        return circleContains(sample, clearance: &clearance)
+        return circleContains(sample, radius: radius, clearance: &clearance)
     }
 }
