@@ -14,9 +14,8 @@ struct TimestampTextCache {
     /// The first microsecond of the day whose date `date` holds, and of the day after it.
     private var dayStart = Int64.max
     private var dayEnd = Int64.min
-    /// `2026-11-21T` (at most 15 bytes: a sign and six digits of year), in 32 bytes, the room of
-    /// ``Timestamp/writeISO8601(into:)``.
-    private var date = [UInt8](repeating: 0, count: Timestamp.maximumISO8601Length)
+    /// `2026-11-21T` (at most 15 bytes: a sign and six digits of year) in two 8-byte words, copied with two stores.
+    private var date: (UInt64, UInt64) = (0, 0)
     private var dateLength = 0
 
     /// Writes the text of `time` at `output` (room for ``room`` bytes) and returns its length.
@@ -33,12 +32,17 @@ struct TimestampTextCache {
                 return time.writeISO8601(into: UnsafeMutableBufferPointer(start: output, count: Self.room))
             }
             // Midnight's text without its `00:00:00Z`.
-            let length = date.withUnsafeMutableBufferPointer { Timestamp(microseconds: start).writeISO8601(into: $0) }
-            dateLength = length - "00:00:00Z".utf8.count
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Timestamp.maximumISO8601Length) { text in
+                dateLength = Timestamp(microseconds: start).writeISO8601(into: text) - "00:00:00Z".utf8.count
+                let raw = UnsafeRawPointer(text.baseAddress!)
+                date = (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            }
             (dayStart, dayEnd) = (start, end)
         }
         let microOfDay = UInt64(microseconds &- dayStart)
-        date.withUnsafeBufferPointer { output.update(from: $0.baseAddress!, count: 16) }
+        let raw = UnsafeMutableRawPointer(output)
+        raw.storeBytes(of: date.0, as: UInt64.self)
+        raw.storeBytes(of: date.1, toByteOffset: 8, as: UInt64.self)
         var length = dateLength
         // hh:mm:ss as the eight digits of hh0mm0ss, the two zeros then made colons.
         let second = UInt32(truncatingIfNeeded: microOfDay / 1_000_000)
