@@ -104,6 +104,9 @@ struct BenchmarkResult: Sendable {
 /// processes kept busy meanwhile.
 func measure(_ benchmark: Benchmark, runs: Int) async throws -> BenchmarkResult {
     benchmark.shared()
+    // Freed memory that earlier benchmarks left in the allocator's heap goes back to the system first: reused, it
+    // would not count as this benchmark's.
+    Memory.releaseFreed()
     let residentBefore = Memory.resident()
     let body = try await benchmark.prepare()
     if benchmark.warmup { _ = try await body() }
@@ -162,6 +165,16 @@ enum Memory {
             typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
             guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
             _ = unsafeBitCast(symbol, to: Mallopt.self)(-3 /* M_MMAP_THRESHOLD */, 128 * 1024)
+        #endif
+    }
+
+    /// Gives the allocator's free memory back to the system (glibc's `malloc_trim(0)`), so that the resident set
+    /// is what is in use.
+    static func releaseFreed() {
+        #if os(Linux)
+            typealias MallocTrim = @convention(c) (Int) -> Int32
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
+            _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
         #endif
     }
 
