@@ -13,6 +13,12 @@ extension CatalogIndex {
         var best: [(distance: Double, region: Int32)] = []
 
         public init() {}
+
+        /// Sorts `regions` by region number (and `distances` no longer match them).
+        mutating func sortRegions() {
+            regions.sort()
+            distances.removeAll(keepingCapacity: true)
+        }
     }
 
     /// The distance from the point to an entry's boundary, negative inside: for a circle the straight-line

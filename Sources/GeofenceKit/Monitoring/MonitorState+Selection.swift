@@ -114,11 +114,9 @@ extension MonitorState {
         let before = count
         selection?.refreshes += 1
         // Out: regions no longer chosen; the last active slot fills the hole, so the block stays contiguous.
-        var kept: [Int32] = []
         var slot = firstCatalogSlot
         while slot < start + count {
             if chosen.binarySearchContains(slots.regionID[slot]) {
-                kept.append(slots.regionID[slot])
                 slot += 1
                 continue
             }
@@ -127,9 +125,9 @@ extension MonitorState {
             if slot != start + count { moveSlot(from: start + count, to: slot, device: device) }
             selection?.removed += 1
         }
-        kept.sort()
+        let kept = firstCatalogSlot..<start + count
         // In: new regions, registered at the end of the table as any registration is, then moved into the block.
-        for region in chosen where !kept.binarySearchContains(region) {
+        for region in chosen where !slots.regionID[kept].contains(region) {
             let appended = slots.count
             accept(
                 catalog.region(region), device: device, row: row, latitude: latitude, longitude: longitude,
@@ -157,7 +155,9 @@ extension MonitorState {
         selection.catalog.index.nearest(
             latitude: latitude, longitude: longitude, count: wanted, within: selection.settings.proximityRadius ?? .infinity,
             maximumRadius: settings.maximumRadius, into: &selection.query)
-        return selection.query.regions.sorted()
+        // Sorted in the query's own buffer (its order by distance is not needed here): no array allocated per choice.
+        selection.query.sortRegions()
+        return selection.query.regions
     }
 
     /// A catalog polygon takes one entry of the polygon table per monitor, however often it is chosen: monitored

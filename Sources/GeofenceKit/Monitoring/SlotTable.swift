@@ -101,10 +101,12 @@ struct SlotTable: Sendable {
             pendingSince[slot] = Self.none
             dwellDue[slot] = Self.none
         }
-        ownLoiteringDelay[slot] = nil
-        ownHysteresis[slot] = nil
-        ownResponsiveness[slot] = nil
-        enclosedPolygon[slot] = nil
+        // Each dictionary only where a region uses it: even an empty one hashes the key to remove it (a catalog's
+        // rotation clears and moves slots millions of times).
+        if !ownLoiteringDelay.isEmpty { ownLoiteringDelay[slot] = nil }
+        if !ownHysteresis.isEmpty { ownHysteresis[slot] = nil }
+        if !ownResponsiveness.isEmpty { ownResponsiveness[slot] = nil }
+        if !enclosedPolygon.isEmpty { enclosedPolygon[slot] = nil }
     }
 
     /// Moves a slot's region, state and timers to another slot; the old slot is left clear. The caller queues
@@ -113,10 +115,10 @@ struct SlotTable: Sendable {
         packed[target] = packed[source]
         regionID[target] = regionID[source]
         if hasExactRadii { exactRadius[target] = exactRadius[source] }
-        ownLoiteringDelay[target] = ownLoiteringDelay.removeValue(forKey: source)
-        ownHysteresis[target] = ownHysteresis.removeValue(forKey: source)
-        ownResponsiveness[target] = ownResponsiveness.removeValue(forKey: source)
-        enclosedPolygon[target] = enclosedPolygon.removeValue(forKey: source)
+        if !ownLoiteringDelay.isEmpty { ownLoiteringDelay[target] = ownLoiteringDelay.removeValue(forKey: source) }
+        if !ownHysteresis.isEmpty { ownHysteresis[target] = ownHysteresis.removeValue(forKey: source) }
+        if !ownResponsiveness.isEmpty { ownResponsiveness[target] = ownResponsiveness.removeValue(forKey: source) }
+        if !enclosedPolygon.isEmpty { enclosedPolygon[target] = enclosedPolygon.removeValue(forKey: source) }
         if hasTimers {
             pendingSince[target] = pendingSince[source]
             dwellDue[target] = dwellDue[source]
