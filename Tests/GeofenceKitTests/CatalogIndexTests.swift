@@ -50,6 +50,19 @@ import Testing
         }
     }
 
+    @Test func theRadixSortOrdersAsSortDoes() {
+        var rng = SplitMix64(seed: 8, stream: 0, purpose: 1)
+        // Curve positions with many repeats, and the input order in the low 24 bits.
+        var keys: [UInt64] = []
+        for input in 0..<5_000 {
+            let position: UInt64 = rng.next() % 300
+            let low: UInt64 = rng.next() % 4
+            keys.append(position << 30 | low << 24 | UInt64(input))
+        }
+        #expect(CatalogIndex.sortedByCurve(keys) == keys.sorted())
+        #expect(CatalogIndex.sortedByCurve([]) == [])
+    }
+
     @Test func containmentMatchesAScanOfEveryRegion() {
         // Dense enough that points are inside several regions; across the antimeridian.
         let catalog = Self.circles(5_000, around: 10, 180, spread: 0.1, seed: 11)

@@ -42,7 +42,7 @@ extension CatalogIndex {
 
     /// Whether the entry contains the point, `chord` metres from its centre in a straight line.
     private func contains(_ position: Int, chord: Double, latitude: Double, longitude: Double) -> Bool {
-        let radius = radii[position]
+        let radius = centres[position].radius
         guard radius > 0 else {
             return polygons[Int32(position)]?.contains(latitude: latitude, longitude: longitude) ?? false
         }
@@ -50,7 +50,8 @@ extension CatalogIndex {
         // around the boundary needs the monitors' own decision.
         if chord > radius + 0.001 { return false }
         if chord + EarthCentredPoint.geodesicExcess(chord: chord) < radius - 0.001 { return true }
-        let circle = CircleGeometry(center: Coordinate(unchecked: latitudes[position], longitudes[position]), radius: radius)
+        let circle = CircleGeometry(
+            center: Coordinate(unchecked: centres[position].latitude, centres[position].longitude), radius: radius)
         return circle.contains(latitude: latitude, longitude: longitude)
     }
 }

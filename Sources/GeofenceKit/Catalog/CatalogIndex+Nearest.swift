@@ -97,7 +97,7 @@ extension CatalogIndex {
     /// Whether the entry is no larger than `maximumRadius`.
     private func fits(_ record: Record, at position: Int, _ maximumRadius: Double?) -> Bool {
         guard let maximumRadius else { return true }
-        if record.radius > 0 { return radii[position] <= maximumRadius }
+        if record.radius > 0 { return centres[position].radius <= maximumRadius }
         return (polygons[Int32(position)]?.halfExtent ?? 0) <= maximumRadius
     }
 

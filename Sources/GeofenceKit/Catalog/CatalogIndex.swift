@@ -70,11 +70,16 @@ public struct CatalogIndex: Sendable {
 
     // Regions in tree order.
     private(set) var records: [Record]
-    let latitudes: [Double]
-    let longitudes: [Double]
-    /// A circle's exact radius; for a polygon, minus its bounding radius (every point of the polygon is within it
-    /// of the centre, in a straight line).
-    let radii: [Double]
+    /// A region's exact centre and radius, together: registering a chosen region reads one cache line, not three.
+    struct Centre: Sendable {
+        var latitude: Double
+        var longitude: Double
+        /// A circle's exact radius; for a polygon, minus its bounding radius.
+        var radius: Double
+    }
+
+    /// Exact centres and radii in tree order.
+    let centres: [Centre]
     /// Polygons by entry position.
     let polygons: [Int32: PolygonGeometry]
     /// `levels[0]` boxes the entries, `levels[k]` boxes `levels[k - 1]`; the last level is the root alone.
@@ -109,11 +114,9 @@ public struct CatalogIndex: Sendable {
         for i in keys.indices {
             keys[i] = Self.curveKey(latitude: latitudes[i], longitude: longitudes[i]) << 24 | UInt64(i)
         }
-        keys.sort()
+        keys = Self.sortedByCurve(keys)
         let order = keys.map { Int($0 & 0xFF_FFFF) }
-        self.latitudes = order.map { latitudes[$0] }
-        self.longitudes = order.map { longitudes[$0] }
-        self.radii = order.map { radii[$0] }
+        centres = order.map { Centre(latitude: latitudes[$0], longitude: longitudes[$0], radius: radii[$0]) }
         let numbers = order.map { regions[$0] }
         var polygons: [Int32: PolygonGeometry] = [:]
         if !polygonsByInput.isEmpty {
@@ -125,8 +128,8 @@ public struct CatalogIndex: Sendable {
         var records: [Record] = []
         records.reserveCapacity(order.count)
         for i in order.indices {
-            let point = EarthCentredPoint(latitude: self.latitudes[i], longitude: self.longitudes[i])
-            let radius = self.radii[i]
+            let point = EarthCentredPoint(latitude: centres[i].latitude, longitude: centres[i].longitude)
+            let radius = centres[i].radius
             let float = Float(abs(radius))
             let rounded = Double(float) >= abs(radius) ? float : float.nextUp
             records.append(Record(x: point.x, y: point.y, z: point.z, radius: radius > 0 ? rounded : -rounded, region: numbers[i]))
@@ -154,8 +157,9 @@ public struct CatalogIndex: Sendable {
 
     /// The shape of the entry at `position` (tree order).
     func shape(at position: Int) -> Shape {
-        if radii[position] < 0, let polygon = polygons[Int32(position)] { return .polygon(polygon) }
-        return .circle(latitude: latitudes[position], longitude: longitudes[position], radius: radii[position])
+        let centre = centres[position]
+        if centre.radius < 0, let polygon = polygons[Int32(position)] { return .polygon(polygon) }
+        return .circle(latitude: centre.latitude, longitude: centre.longitude, radius: centre.radius)
     }
 
     /// The shape of a region whose number is its tree position (see ``numberRegionsInTreeOrder()``).
@@ -194,6 +198,33 @@ public struct CatalogIndex: Sendable {
             s >>= 1
         }
         return d
+    }
+
+    /// The keys sorted by their curve position (bits 24 and up), ties in input order: as `sorted()` gives them when
+    /// the low 24 bits count up with the input, as they do. A radix sort of five byte-wide passes, several times
+    /// faster than a comparison sort of a million keys.
+    static func sortedByCurve(_ keys: [UInt64]) -> [UInt64] {
+        var source = keys
+        var target = [UInt64](repeating: 0, count: keys.count)
+        var counts = [Int](repeating: 0, count: 257)
+        for pass in 0..<5 {
+            let shift = UInt64(24 + 8 * pass)
+            for b in counts.indices { counts[b] = 0 }
+            for key in source { counts[Int((key >> shift) & 0xFF) + 1] += 1 }
+            // counts[b]: where the keys with byte b start.
+            for b in 1...256 { counts[b] += counts[b - 1] }
+            source.withUnsafeBufferPointer { source in
+                target.withUnsafeMutableBufferPointer { target in
+                    for key in source {
+                        let b = Int((key >> shift) & 0xFF)
+                        target[counts[b]] = key
+                        counts[b] += 1
+                    }
+                }
+            }
+            swap(&source, &target)
+        }
+        return source
     }
 
     private static func buildLevels(_ records: [Record]) -> [[Box]] {
