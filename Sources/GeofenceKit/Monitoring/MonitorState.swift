@@ -131,18 +131,10 @@ public struct MonitorState: Sendable {
         let row = stride == 1 ? Int(device) : Int(device / stride)
         if row >= rows.count { grow(toInclude: row) }
         var previous = rows[row].time
-        if previous == Self.none, let state = restoredState?(device) {
-            restore(state, row: row, latitude: latitude, longitude: longitude, time: time, into: &events)
-            previous = state.time
-        }
         if previous == Self.none {
-            rows[row].time = time.microseconds
-            rows[row].latitude = latitude
-            rows[row].longitude = longitude
-            register(device: device, row: row, latitude: latitude, longitude: longitude, time: time, into: &events)
-            visits?.observe(device: device, row: row, latitude: latitude, longitude: longitude, time: time.microseconds, into: &events)
-            evaluatedCount += 1
-            return true
+            guard let restored = firstSample(device: device, row: row, latitude: latitude, longitude: longitude, time: time, into: &events)
+            else { return true }
+            previous = restored
         }
         guard time.microseconds >= previous else {
             outOfOrderCount += 1
@@ -169,6 +161,26 @@ public struct MonitorState: Sendable {
         if selection != nil { refreshSelectionIfDue(device: device, row: row, latitude: latitude, longitude: longitude, time: time, into: &events) }
         visits?.observe(device: device, row: row, latitude: latitude, longitude: longitude, time: time.microseconds, into: &events)
         return true
+    }
+
+    /// A device's first sample here: it continues from its restored state (returns that state's time, and the sample
+    /// is then evaluated as any other) or registers its regions at this sample (returns `nil`: nothing more to do).
+    /// Out of line, so that the sample loop stays small.
+    @inline(never)
+    private mutating func firstSample(
+        device: Int32, row: Int, latitude: Double, longitude: Double, time: Timestamp, into events: inout [GeofenceEvent]
+    ) -> Int64? {
+        if let state = restoredState?(device) {
+            restore(state, row: row, latitude: latitude, longitude: longitude, time: time, into: &events)
+            if state.time != Self.none { return state.time }
+        }
+        rows[row].time = time.microseconds
+        rows[row].latitude = latitude
+        rows[row].longitude = longitude
+        register(device: device, row: row, latitude: latitude, longitude: longitude, time: time, into: &events)
+        visits?.observe(device: device, row: row, latitude: latitude, longitude: longitude, time: time.microseconds, into: &events)
+        evaluatedCount += 1
+        return nil
     }
 
     /// Whether `device` is inside the region in its `slot`-th slot, or `nil` when it has no such slot.
