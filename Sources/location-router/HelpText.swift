@@ -72,7 +72,8 @@ enum HelpText {
     static let merge = """
         OVERVIEW: Combine the JSON reports of the partitions of one run (run --partition I/N) into the
         report of the whole run: counts add up, latency percentiles come from the merged histogram
-        buckets, throughput is total updates over the union of the partitions' wall-clock windows.
+        buckets, throughput is total updates over the union of the partitions' wall-clock windows;
+        selection, coverage and delivery add up, their ratios computed again from the sums.
 
         USAGE: location-router merge <report> ... [<options>]
 
