@@ -101,6 +101,33 @@ import Testing
         #expect(abs(deviation - sigma) < 0.03 * sigma, "σ \(deviation * 180 / .pi)°")
     }
 
+    /// Noise wider than π/4 a step turns through the C library's sine and cosine: steps keep the device's speed.
+    @Test func aWideHeadingNoiseKeepsEveryStepAtTheDevicesSpeed() {
+        var configuration = RandomWalkConfiguration(devices: 20, duration: 60)
+        configuration.headingNoise = 300
+        let plan = RandomWalkPlan(configuration: configuration, seed: 5)
+        var lane = RandomWalkLane(plan: plan, first: 0, stride: 1, stepsPerVisit: 60)
+        var last: [Int32: (latitude: Double, longitude: Double)] = [:]
+        var steps = 0
+        while !lane.isFinished {
+            var batch = LocationBatch(capacity: 256)
+            _ = lane.fill(&batch, capacity: 256)
+            for i in 0..<batch.count {
+                let device = batch.devices[i]
+                if let from = last[device] {
+                    let step = Geodesic.distance(
+                        latitude1: from.latitude, longitude1: from.longitude, latitude2: batch.latitudes[i],
+                        longitude2: batch.longitudes[i])
+                    let speed = plan.start(ofDevice: device).speed
+                    #expect(abs(step - speed) < 0.01 * speed + 0.05)
+                    steps += 1
+                }
+                last[device] = (batch.latitudes[i], batch.longitudes[i])
+            }
+        }
+        #expect(steps == 20 * 60)
+    }
+
     @Test func generatedRegionsLieNearTheDevicesStartWithRadiiInRange() {
         let plan = RandomWalkPlan(configuration: Self.configuration, seed: 3)
         for device: Int32 in [0, 17, 39] {
