@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a ``MonitorState`` keeps to choose each device's regions from a shared catalog: the catalog, the
 /// strategy, each device's block of slots and where it last chose, and counts for the report.
 struct CatalogSelection: Sendable {
@@ -11,6 +13,8 @@ struct CatalogSelection: Sendable {
     var capacity: [Int32] = []
     /// A circle of `refreshDistance` around where the device last chose: it chooses again once outside.
     var anchor: [PackedRegion] = []
+    /// The cosine of the anchor's latitude, for ``isSurelyNear(row:latitude:longitude:distance:)``.
+    var anchorCosine: [Double] = []
     var chosenAt: [Int64] = []
     var firstTime: [Int64] = []
 
@@ -31,12 +35,39 @@ struct CatalogSelection: Sendable {
         self.settings = settings
     }
 
+    /// Makes the device choose again once it is `settings.refreshDistance` from this position.
+    mutating func setAnchor(row: Int, latitude: Double, longitude: Double) {
+        anchor[row] = PackedRegion(
+            CircleGeometry(center: Coordinate(unchecked: latitude, longitude), radius: settings.refreshDistance))
+        anchorCosine[row] = cos(latitude * .pi / 180)
+    }
+
+    /// Whether the position is surely closer than `distance` to the device's anchor, by a bound that costs no
+    /// trigonometry: the checked distance at every sample is then needed only near or past the refresh distance.
+    ///
+    /// The geodesic is no longer than the path along the anchor's meridian and then along the position's parallel:
+    /// at most M·|Δφ| + N·cos φ·|Δλ|, where both radii of curvature are at most a²/b (the polar value) and
+    /// cos φ ≤ cos φ₀ + |Δφ| on the way (|d cos φ / dφ| ≤ 1).
+    @inline(__always)
+    func isSurelyNear(row: Int, latitude: Double, longitude: Double, distance: Double) -> Bool {
+        let radians = Double.pi / 180
+        let dLatitude = abs(latitude - anchor[row].latitude) * radians
+        let dLongitude = abs(longitude - anchor[row].longitude) * radians
+        guard dLongitude < 1 else { return false }
+        let bound = Self.polarRadius * (dLatitude + (anchorCosine[row] + dLatitude) * dLongitude)
+        return bound * (1 + 1e-12) < distance
+    }
+
+    /// a²/b of WGS84, the largest radius of curvature, rounded up.
+    static let polarRadius = 6_399_593.63
+
     mutating func grow(toInclude row: Int) {
         guard row >= ownCount.count else { return }
         let missing = row + 1 - ownCount.count
         ownCount.append(contentsOf: repeatElement(0, count: missing))
         capacity.append(contentsOf: repeatElement(0, count: missing))
         anchor.append(contentsOf: repeatElement(PackedRegion(polygonIndex: 0), count: missing))
+        anchorCosine.append(contentsOf: repeatElement(0, count: missing))
         chosenAt.append(contentsOf: repeatElement(.min, count: missing))
         firstTime.append(contentsOf: repeatElement(.min, count: missing))
     }

@@ -61,13 +61,12 @@ extension MonitorState {
         _ choice: DeviceState.Choice, of state: DeviceState, device: Int32, row: Int, wanted: Int, latitude: Double,
         longitude: Double, time: Timestamp, into events: inout [GeofenceEvent]
     ) -> Bool {
-        guard let catalog = selection?.catalog, let refreshDistance = selection?.settings.refreshDistance else { return false }
+        guard let catalog = selection?.catalog else { return false }
         let start = Int(rows[row].slotStart)
         let own = Set(slots.regionID[start..<start + Int(rows[row].slotCount)])
         let chosen = state.regions.filter { !own.contains($0.region) && catalog.includes($0.region) }
         guard chosen.count <= wanted, abs(choice.latitude) <= 90, choice.longitude.isFinite else { return false }
-        selection?.anchor[row] = PackedRegion(
-            CircleGeometry(center: Coordinate(unchecked: choice.latitude, choice.longitude), radius: refreshDistance))
+        selection?.setAnchor(row: row, latitude: choice.latitude, longitude: choice.longitude)
         selection?.chosenAt[row] = choice.time
         for saved in chosen {
             let slot = slots.count
@@ -94,17 +93,18 @@ extension MonitorState {
     mutating func refreshSelectionIfDue(
         device: Int32, row: Int, latitude: Double, longitude: Double, time: Timestamp, into events: inout [GeofenceEvent]
     ) {
-        guard let catalog = selection?.catalog, let settings = selection?.settings,
-            row < selection?.capacity.count ?? 0
-        else { return }
+        // Called at every sample: the check reads scalars only. Binding the catalog (its index's arrays and
+        // closures) before it knew a choice was due cost a quarter of a `nearest` run in reference counting.
+        guard let settings = selection?.settings, row < selection?.capacity.count ?? 0 else { return }
         let refreshDistance = settings.refreshDistance
-        var due = selection?.anchor[row].decideOnCentreDistance(latitude: latitude, longitude: longitude) {
+        let surelyNear = selection?.isSurelyNear(row: row, latitude: latitude, longitude: longitude, distance: refreshDistance) ?? true
+        var due = !surelyNear && selection?.anchor[row].decideOnCentreDistance(latitude: latitude, longitude: longitude) {
             $0 >= refreshDistance
         } ?? false
         if !due, let interval = settings.refreshInterval, let chosenAt = selection?.chosenAt[row] {
             due = time.microseconds - chosenAt >= Int64(interval * 1e6)
         }
-        guard due else { return }
+        guard due, let catalog = selection?.catalog else { return }
         let own = Int(selection?.ownCount[row] ?? 0)
         let wanted = Int(selection?.capacity[row] ?? 0) - own
         let start = Int(rows[row].slotStart)
@@ -148,8 +148,7 @@ extension MonitorState {
     private mutating func choose(row: Int, wanted: Int, latitude: Double, longitude: Double, time: Timestamp) -> [Int32] {
         guard var selection = selection.take() else { return [] }
         defer { self.selection = selection }
-        selection.anchor[row] = PackedRegion(
-            CircleGeometry(center: Coordinate(unchecked: latitude, longitude), radius: selection.settings.refreshDistance))
+        selection.setAnchor(row: row, latitude: latitude, longitude: longitude)
         selection.chosenAt[row] = time.microseconds
         guard wanted > 0 else { return [] }
         selection.catalog.index.nearest(
