@@ -9,6 +9,19 @@ extension Timestamp {
     public static let textRange: ClosedRange<Timestamp> =
         Timestamp(microseconds: -62_167_219_200_000_000)...Timestamp(microseconds: 253_402_300_799_999_999)
 
+    /// A fraction of a second in microseconds (1…999,999) as the text writes it: six digits with trailing zeros
+    /// trimmed — `.5` is (5, 1 digit), `.25` is (25, 2), `.000001` is (1, 6).
+    @inlinable
+    public static func trimmedFraction(_ microseconds: UInt64) -> (value: UInt64, digits: Int) {
+        var digits = 6
+        var trimmed = microseconds
+        while trimmed % 10 == 0 {
+            trimmed /= 10
+            digits -= 1
+        }
+        return (trimmed, digits)
+    }
+
     /// `2026-11-21T08:00:42Z`, or `2026-11-21T08:00:42.5Z` when the time has a fraction of a second.
     ///
     /// Always UTC with a `Z`; the fraction has trailing zeros trimmed (at most six digits, as a timestamp holds
@@ -76,14 +89,9 @@ extension Timestamp {
         put(UInt8(ascii: ":"))
         put(secondOfDay % 60, digits: 2)
         if fraction > 0 {
-            var digits = 6
-            var trimmed = fraction
-            while trimmed % 10 == 0 {
-                trimmed /= 10
-                digits -= 1
-            }
+            let (trimmed, digits) = Self.trimmedFraction(UInt64(fraction))
             put(UInt8(ascii: "."))
-            put(trimmed, digits: digits)
+            put(Int(trimmed), digits: digits)
         }
         put(UInt8(ascii: "Z"))
         return index

@@ -52,13 +52,7 @@ struct TimestampTextCache {
         length += 8
         let fraction = microOfDay % 1_000_000
         if fraction > 0 {
-            // Six digits with trailing zeros trimmed: `.5`, `.25`, `.000001`.
-            var digits = 6
-            var trimmed = fraction
-            while trimmed % 10 == 0 {
-                trimmed /= 10
-                digits -= 1
-            }
+            let (trimmed, digits) = Timestamp.trimmedFraction(fraction)
             output[length] = UInt8(ascii: ".")
             DecimalDigits.write(trimmed, count: digits, at: output + length + 1)
             length += digits + 1
