@@ -64,23 +64,21 @@ struct VisitDetector: Sendable {
         if distance <= settings.radius {
             guard arrival[row] == Self.none, Double(time - anchorTime[row]) >= settings.minimumStay * 1e6 else { return }
             arrival[row] = anchorTime[row]
-            var event = GeofenceEvent(
-                device: device, region: -1, kind: .visit, time: Timestamp(microseconds: time),
-                latitude: anchorLatitude[row], longitude: anchorLongitude[row])
-            event.visit = .arrival
-            event.arrival = Timestamp(microseconds: anchorTime[row])
-            events.append(event)
+            events.append(visit(.arrival, device: device, row: row, time: time))
             return
         }
-        if arrival[row] != Self.none {
-            var event = GeofenceEvent(
-                device: device, region: -1, kind: .visit, time: Timestamp(microseconds: time),
-                latitude: anchorLatitude[row], longitude: anchorLongitude[row])
-            event.visit = .departure
-            event.arrival = Timestamp(microseconds: arrival[row])
-            events.append(event)
-        }
+        if arrival[row] != Self.none { events.append(visit(.departure, device: device, row: row, time: time)) }
         anchor(row, latitude, longitude, time)
+    }
+
+    /// A `visit` event of the device's current stay: at the place (the anchor), since its arrival.
+    private func visit(_ kind: VisitPhase, device: Int32, row: Int, time: Int64) -> GeofenceEvent {
+        var event = GeofenceEvent(
+            device: device, region: -1, kind: .visit, time: Timestamp(microseconds: time),
+            latitude: anchorLatitude[row], longitude: anchorLongitude[row])
+        event.visit = kind
+        event.arrival = Timestamp(microseconds: arrival[row])
+        return event
     }
 
     private mutating func anchor(_ row: Int, _ latitude: Double, _ longitude: Double, _ time: Int64) {

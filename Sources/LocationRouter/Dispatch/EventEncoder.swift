@@ -135,12 +135,7 @@ public struct EventEncoder: Sendable {
             line.write(detected, cache: &times, flushingInto: &output)
         }
         line.write(#"","lat":"#, flushingInto: &output)
-        line.write(event.latitude, flushingInto: &output)
-        line.write(#","lon":"#, flushingInto: &output)
-        line.write(event.longitude, flushingInto: &output)
-        line.write(#","seq":"#, flushingInto: &output)
-        line.write(decimal: Int(nextSequence(of: event.device)), flushingInto: &output)
-        line.write("}\n", flushingInto: &output)
+        writePositionAndSequence(of: event, into: &line, output: &output)
     }
 
     /// The `event` field of a kind, its name being its `description` (the tests compare the two): one literal.
@@ -174,6 +169,15 @@ public struct EventEncoder: Sendable {
             }
         }
         line.write(#","lat":"#, flushingInto: &output)
+        writePositionAndSequence(of: event, into: &line, output: &output)
+    }
+
+    /// The end every line shares, from the latitude's value on (its key ends the field before it, which differs):
+    /// the latitude, `"lon"`, the device's next `"seq"` and the line's end.
+    @inline(__always)
+    private mutating func writePositionAndSequence(
+        of event: GeofenceEvent, into line: inout LineWriter, output: inout [UInt8]
+    ) {
         line.write(event.latitude, flushingInto: &output)
         line.write(#","lon":"#, flushingInto: &output)
         line.write(event.longitude, flushingInto: &output)
