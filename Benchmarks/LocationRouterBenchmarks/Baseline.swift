@@ -14,6 +14,8 @@ struct Baseline {
     var configuration: SuiteConfiguration
     /// The cores of the machine that measured the baseline (the pipeline runs one shard per core).
     var cores: Int?
+    /// The processor of that machine (``Processor/name``); nil in a baseline recorded before it was written.
+    var processor: String?
     var entries: [Entry]
 
     struct LoadError: Error, CustomStringConvertible {
@@ -36,6 +38,7 @@ struct Baseline {
         }
         var configuration = SuiteConfiguration()
         var cores: Int?
+        var processor: String?
         if let settings = object["configuration"] as? [String: Any] {
             func integer(_ key: String) -> Int? { number(settings[key]).map { Int($0) } }
             configuration.devices = integer("devices") ?? configuration.devices
@@ -45,6 +48,7 @@ struct Baseline {
             configuration.updates = integer("updates") ?? configuration.updates
             configuration.runs = integer("runs") ?? configuration.runs
             cores = integer("cores")
+            processor = settings["processor"] as? String
         }
         var entries: [Entry] = []
         for (index, item) in benchmarks.enumerated() {
@@ -61,7 +65,7 @@ struct Baseline {
             let runs = number(benchmark["runs"]).map { Int($0) } ?? configuration.runs
             entries.append(Entry(name: name, runs: runs, p50: p50, p90: p90))
         }
-        return Baseline(configuration: configuration, cores: cores, entries: entries)
+        return Baseline(configuration: configuration, cores: cores, processor: processor, entries: entries)
     }
 
     private static func number(_ value: Any?) -> Double? {

@@ -13,6 +13,12 @@ enum Check {
         var isWallClock = false
         /// Cores the machine's other processes kept busy during the measurement (p50 of its runs).
         var othersCPU: Double?
+        /// How fast this machine runs the whole suite against the baseline's (``MachineFactor``), at most 1: a
+        /// speed metric's limit is scaled by it. 1 for the other metrics, and until the suite has been measured.
+        var machineFactor = 1.0
+
+        /// Whether the metric is a speed relative to the calibration, which the machine factor scales.
+        var isSpeed: Bool { MachineFactor.judges(metric.name) }
 
         /// A wall-clock throughput measured while other processes kept more than ``busyCores`` busy is reported,
         /// not judged: the run did not have the machine's cores to itself, whatever the calibration saw.
@@ -21,7 +27,7 @@ enum Check {
         /// The worst value that still passes: the tolerance, widened to the metric's noise floor.
         var limit: Double {
             metric.direction == .higherIsBetter
-                ? min(baseline * (1 - tolerance), baseline - metric.noiseFloor)
+                ? min(baseline * (1 - tolerance), baseline - metric.noiseFloor) * (isSpeed ? machineFactor : 1)
                 : max(baseline * (1 + tolerance), baseline + metric.noiseFloor)
         }
 
@@ -46,9 +52,10 @@ enum Check {
             let relation = metric.direction == .higherIsBetter ? "below" : "above"
             let sign = metric.direction == .higherIsBetter ? "−" : "+"
             let floor = metric.noiseFloor > 0 ? ", at least \(metric.format(metric.noiseFloor))" : ""
+            let machine = isSpeed && machineFactor < 1 ? String(format: ", × the machine factor %.2f", machineFactor) : ""
             return
                 "\(benchmark): \(label) p50 \(metric.format(current)) is \(relation) the limit \(metric.format(limit)) "
-                + "(baseline \(metric.format(baseline)) \(sign) \(Int((tolerance * 100).rounded())) %\(floor))"
+                + "(baseline \(metric.format(baseline)) \(sign) \(Int((tolerance * 100).rounded())) %\(floor)\(machine))"
         }
     }
 
@@ -119,33 +126,53 @@ enum Check {
         }
         stderr(
             "checking \(entries.count) benchmarks against \(path) (tolerance \(Int((tolerance * 100).rounded())) %)")
-        var comparisons: [Comparison] = []
+        // Every benchmark once, then the machine factor from all of them, then again each one that still looks
+        // regressed: a regression must persist over `attempts` measurements, a little apart (a shared machine has
+        // bursts: someone's build takes a core for a few seconds); each metric keeps its best p50.
+        var measured: [(entry: Baseline.Entry, benchmark: Benchmark, comparisons: [Comparison])] = []
         var failures: [String] = []
         for entry in entries {
             guard let benchmark = Workloads.named(entry.name, baseline.configuration) else {
                 failures.append("\(entry.name): no such benchmark")
                 continue
             }
-            let count = runs ?? entry.runs
             do {
                 stderr("running \(benchmark.name): \(benchmark.summary)")
-                var found = compare(entry, benchmark, try await measure(benchmark, runs: count), tolerance: tolerance)
-                // A shared machine has bursts (someone's build takes a core for a few seconds): a regression must
-                // persist over `attempts` measurements, a little apart, to count; each metric keeps its best p50.
-                var attempt = 1
-                while found.contains(where: \.isRegression) && attempt < attempts {
-                    attempt += 1
-                    stderr(
-                        "  \(benchmark.name) looks worse than the baseline (load average \(loadAverage())): "
-                            + "measuring it again (\(attempt) of \(attempts))")
-                    try await Task.sleep(nanoseconds: 2_000_000_000)
-                    let again = try await measure(benchmark, runs: count)
-                    found = best(found, compare(entry, benchmark, again, tolerance: tolerance))
-                }
-                comparisons += found
+                let result = try await measure(benchmark, runs: runs ?? entry.runs)
+                measured.append((entry, benchmark, compare(entry, benchmark, result, tolerance: tolerance)))
             } catch {
                 failures.append("\(entry.name): \(error)")
             }
+        }
+        let median = MachineFactor.median(measured.map(\.comparisons))
+        let factor = MachineFactor.factor(median: median)
+        stderr(machineLine(median: median, factor: factor, baseline: baseline))
+        func scaled(_ found: [Comparison]) -> [Comparison] {
+            found.map { comparison in
+                var comparison = comparison
+                comparison.machineFactor = factor
+                return comparison
+            }
+        }
+        var comparisons: [Comparison] = []
+        for (entry, benchmark, first) in measured {
+            var found = scaled(first)
+            var attempt = 1
+            while found.contains(where: \.isRegression) && attempt < attempts {
+                attempt += 1
+                stderr(
+                    "  \(benchmark.name) looks worse than the baseline (load average \(loadAverage())): "
+                        + "measuring it again (\(attempt) of \(attempts))")
+                do {
+                    try await Task.sleep(nanoseconds: 2_000_000_000)
+                    let again = try await measure(benchmark, runs: runs ?? entry.runs)
+                    found = best(found, scaled(compare(entry, benchmark, again, tolerance: tolerance)))
+                } catch {
+                    failures.append("\(entry.name): \(error)")
+                    break
+                }
+            }
+            comparisons += found
         }
         print(table(comparisons), terminator: "")
         let regressions = comparisons.filter(\.isRegression).map(\.explanation) + failures
@@ -166,6 +193,23 @@ enum Check {
                 + "measurements; load average now \(loadAverage())):")
         for line in regressions { print("  " + line) }
         return 1
+    }
+
+    /// What the check makes of this machine against the baseline's.
+    static func machineLine(median: Double?, factor: Double, baseline: Baseline) -> String {
+        let processor = Processor.name
+        var line: String
+        if let median {
+            line = String(format: "machine factor %.2f: the suite runs at %.2f× the baseline's speed (median)", factor, median)
+            if factor < 1 { line += "; speed limits are scaled by it" }
+            if median < MachineFactor.minimum { line += "; below the cap: record a baseline on this machine" }
+        } else {
+            line = "machine factor 1: fewer than \(MachineFactor.minimumBenchmarks) benchmarks measured"
+        }
+        if let recorded = baseline.processor, recorded != processor {
+            line += " (baseline recorded on \"\(recorded)\", this machine: \"\(processor)\")"
+        }
+        return line
     }
 
     static func table(_ comparisons: [Comparison]) -> String {

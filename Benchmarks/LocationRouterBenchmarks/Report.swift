@@ -55,7 +55,7 @@ enum Report {
               "configuration": {"devices": \(configuration.devices), "regions": \(configuration.regions), \
             "seconds": \(configuration.seconds), "pipelineSeconds": \(configuration.pipelineSeconds), \
             "updates": \(configuration.updates), "runs": \(configuration.runs), \
-            "cores": \(ProcessInfo.processInfo.activeProcessorCount)},
+            "cores": \(ProcessInfo.processInfo.activeProcessorCount), "processor": \(quoted(Processor.name))},
               "benchmarks": [
 
             """
