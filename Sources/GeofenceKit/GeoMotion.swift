@@ -18,10 +18,18 @@ public enum GeoMotion {
     public static func move(_ latitude: Double, _ longitude: Double, north: Double, east: Double) -> (
         latitude: Double, longitude: Double
     ) {
+        move(latitude, longitude, north: north, east: east, scale: nil)
+    }
+
+    /// ``move(_:_:north:east:)`` with the position's ``LocalScale`` (`LocalScale(latitude: latitude)`) computed by
+    /// the caller: many moves from one position pay for its trigonometry once. The same result.
+    public static func move(_ latitude: Double, _ longitude: Double, north: Double, east: Double, scale: LocalScale?)
+        -> (latitude: Double, longitude: Double)
+    {
         let distance = (north * north + east * east).squareRoot()
         if distance == 0 { return (latitude, longitude) }
         if distance <= planeDistanceLimit && abs(latitude) <= planeLatitudeLimit {
-            return LocalScale(latitude: latitude).move(latitude, longitude, north: north, east: east)
+            return (scale ?? LocalScale(latitude: latitude)).move(latitude, longitude, north: north, east: east)
         }
         let bearing = atan2(east, north) / Geodesic.radiansPerDegree
         let end = Geodesic.destination(latitude: latitude, longitude: longitude, bearing: bearing, distance: distance)

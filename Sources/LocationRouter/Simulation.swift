@@ -87,9 +87,16 @@ public struct Simulation: Sendable {
         let partition = wiring.knownDevices == nil ? Partition.whole : configuration.partition
         let deviceStride = partition.deviceStride(shards: shardCount)
         let monitors = (0..<shardCount).map { shard in
-            var state = MonitorState(
-                settings: configuration.settings, stride: deviceStride, seed: configuration.seed, regions: wiring.lookup,
-                restored: restored)
+            var state =
+                if let circles = wiring.circles {
+                    MonitorState(
+                        settings: configuration.settings, stride: deviceStride, seed: configuration.seed,
+                        circles: circles, restored: restored)
+                } else {
+                    MonitorState(
+                        settings: configuration.settings, stride: deviceStride, seed: configuration.seed,
+                        regions: wiring.lookup, restored: restored)
+                }
             state.deliveryKey = wiring.deliveryKey
             if let devices = wiring.knownDevices {
                 // Generated devices are known in advance: allocate each table once, at its final size.

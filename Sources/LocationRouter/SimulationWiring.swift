@@ -6,6 +6,9 @@ struct Wiring: Sendable {
     let deviceNames: DeviceNames
     let regionNames: RegionNames
     let lookup: MonitorState.RegionLookup
+    /// The same regions as plain circles handed over one by one, where they are generated circles: what the
+    /// monitors register from (no region compiled, no array per device).
+    let circles: MonitorState.CircleLookup?
     private let definedRegions: Int?
     /// Regions generated per device (0 with a region file or a sample stream).
     let perDevice: Int
@@ -25,6 +28,7 @@ struct Wiring: Sendable {
         isCatalogRegion = { [file] in file?.isShared($0) ?? true }
         /// A generated device's regions from the file: its own and, unless it chooses, the catalog in file order.
         var fromFile: MonitorState.RegionLookup?
+        var circles: MonitorState.CircleLookup?
         if let file {
             if nearest {
                 fromFile = { file.ownRegions(forDevice: DeviceNames.generated.name(of: $0)) }
@@ -57,6 +61,7 @@ struct Wiring: Sendable {
                 (regionNames, lookup) = (.listed(file.identifiers), fromFile)
             } else {
                 (regionNames, lookup) = (.generated(perDevice: max(1, perDevice)), plan.regions)
+                circles = plan.circles
             }
         case .playback(let traces, var playback):
             if file != nil { playback.regions.perDevice = 0 }
@@ -69,6 +74,7 @@ struct Wiring: Sendable {
                 (regionNames, lookup) = (.listed(file.identifiers), fromFile)
             } else {
                 (regionNames, lookup) = (.generated(perDevice: max(1, perDevice)), plan.regions)
+                circles = plan.circles
             }
         case .samples(var input):
             let registry = DeviceRegistry()
@@ -86,6 +92,7 @@ struct Wiring: Sendable {
             }
         }
         self.catalog = catalog
+        self.circles = circles
     }
 
     /// Regions defined: the region file's, the generated catalog's, or those generated for the devices that took

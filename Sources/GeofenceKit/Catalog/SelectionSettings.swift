@@ -38,6 +38,9 @@ public struct SharedCatalog: Sendable {
     public let region: @Sendable (Int32) -> MonitoredRegion
     /// Whether a region number belongs to the catalog (a restored device keeps only such regions as its choice).
     public let includes: @Sendable (Int32) -> Bool
+    /// The region as a plain circle, when it is one (``MonitoredRegion/plainCircle``): a monitor registers it
+    /// without compiling it.
+    public let circle: @Sendable (Int32) -> MonitoredCircle?
 
     public init(
         index: CatalogIndex, region: @escaping @Sendable (Int32) -> MonitoredRegion,
@@ -46,6 +49,7 @@ public struct SharedCatalog: Sendable {
         self.index = index
         self.region = region
         self.includes = includes
+        circle = { region($0).plainCircle }
     }
 
     /// A catalog whose regions are the index's own shapes with default flags, numbered in tree order.
@@ -63,6 +67,12 @@ public struct SharedCatalog: Sendable {
             case .polygon(let polygon):
                 MonitoredRegion(id: id, geometry: .polygon(polygon))
             }
+        }
+        self.circle = { [index] id in
+            guard case .circle(let latitude, let longitude, let radius) = index.shape(ofTreePosition: Int(id)) else {
+                return nil
+            }
+            return MonitoredCircle(id: id, latitude: latitude, longitude: longitude, radius: radius)
         }
     }
 }

@@ -1,7 +1,14 @@
 /// Registration: a device's regions take slots on its first sample (or its restore), in the order its
-/// ``MonitorState/RegionLookup`` gives them; the platform refuses those past the slot limit, too large, or
-/// every one for a denied device, with `failed` events.
+/// ``MonitorState/RegionLookup`` (or ``MonitorState/CircleLookup``) gives them; the platform refuses those past the
+/// slot limit, too large, or every one for a denied device, with `failed` events. Plain circles, from either
+/// lookup, take the fast path (``acceptCircle(_:at:device:sample:time:into:)``); any other region `accept`.
 extension MonitorState {
+    /// Where a device's regions come from.
+    enum RegionSource: Sendable {
+        case regions(RegionLookup)
+        case circles(CircleLookup)
+    }
+
     mutating func grow(toInclude row: Int) {
         rows.append(contentsOf: repeatElement(DeviceRow(), count: row + 1 - rows.count))
     }
@@ -19,7 +26,6 @@ extension MonitorState {
     ) {
         deviceCount += 1
         residue = device % stride
-        let requested = regionsOf(device)
         let saved = state.map { Dictionary($0.regions.map { ($0.region, $0) }, uniquingKeysWith: { first, _ in first }) }
         let alreadyFailed = Set(state?.failed ?? [])
         rows[row].slotStart = Int32(slots.count)
@@ -32,45 +38,77 @@ extension MonitorState {
         }
         var failed: [Int32] = []
         defer { if !failed.isEmpty { failedRegions[device] = failed } }
-        func fail(_ region: MonitoredRegion, _ reason: FailureReason, _ code: Int32) {
-            failed.append(region.id)
+        func fail(_ region: Int32, _ reason: FailureReason, _ code: Int32) {
+            failed.append(region)
             // A failure reported before a restart is not reported again.
-            guard !alreadyFailed.contains(region.id) else { return }
+            guard !alreadyFailed.contains(region) else { return }
             var event = GeofenceEvent(
-                device: device, region: region.id, kind: .failed, time: time, latitude: latitude,
+                device: device, region: region, kind: .failed, time: time, latitude: latitude,
                 longitude: longitude, failure: reason, code: code)
             if settings.eventModel == .conditions { event.condition = .unmonitored }
             events.append(event)
         }
-        if status == .denied {
-            for region in requested { fail(region, .denied, settings.deniedCode) }
-            return
-        }
-        var refused: [(MonitoredRegion, FailureReason)] = []
+        let denied = status == .denied
+        var refused: [(region: Int32, reason: FailureReason)] = []
         let overLimit: FailureReason = settings.eventModel == .conditions ? .conditionLimitExceeded : .tooManyRegions
-        for region in requested {
+        func refusal(radius: Double) -> FailureReason? {
+            if let maximum = settings.maximumRadius, radius > maximum { return .radiusTooLarge }
+            return Int(rows[row].slotCount) < settings.slotLimit ? nil : overLimit
+        }
+        // The plane's terms at the device's position, once for all its circles; and the disc around it that no
+        // boundary crosses, as the circles register (`nil` once a slot registers without a clearance).
+        let sample = SamplePlane(latitude: latitude, longitude: longitude)
+        var disc: Double? = state == nil ? BoundaryClearance.maximumRadius : nil
+        func register(_ circle: MonitoredCircle) {
+            if denied { return fail(circle.id, .denied, settings.deniedCode) }
+            if let reason = refusal(radius: circle.radius) { return refused.append((circle.id, reason)) }
+            if let restored = saved?[circle.id] {
+                accept(
+                    MonitoredRegion(circle), device: device, row: row, latitude: latitude, longitude: longitude,
+                    time: time, restoring: restored, into: &events)
+                return
+            }
+            let slot = slots.count
+            rows[row].slotCount += 1
+            let clearance = acceptCircle(circle, at: slot, device: device, sample: sample, time: time, into: &events)
+            disc = disc.map { min($0, clearance) }
+        }
+        func register(_ region: MonitoredRegion) {
+            if let circle = region.plainCircle { return register(circle) }
+            if denied { return fail(region.id, .denied, settings.deniedCode) }
             if case .polygon = region.geometry, settings.polygons == .refuse {
-                refused.append((region, .unsupportedShape))
-                continue
+                return refused.append((region.id, .unsupportedShape))
             }
-            if let maximum = settings.maximumRadius, region.geometry.characteristicRadius > maximum {
-                refused.append((region, .radiusTooLarge))
-                continue
-            }
-            guard Int(rows[row].slotCount) < settings.slotLimit else {
-                refused.append((region, overLimit))
-                continue
+            if let reason = refusal(radius: region.geometry.characteristicRadius) {
+                return refused.append((region.id, reason))
             }
             accept(
                 region, device: device, row: row, latitude: latitude, longitude: longitude, time: time,
                 restoring: saved?[region.id], into: &events)
+            disc = nil
         }
+        switch regionsOf {
+        case .regions(let lookup):
+            for region in lookup(device) { register(region) }
+        case .circles(let lookup):
+            var circles: [MonitoredCircle] = []
+            swap(&circles, &circleBuffer)
+            circles.removeAll(keepingCapacity: true)
+            lookup(device, &circles)
+            for circle in circles { register(circle) }
+            swap(&circles, &circleBuffer)
+        }
+        if denied { return }
         // Registrations that fail do so after the ones before them; the regions registered keep working.
         for (region, reason) in refused {
             fail(region, reason, reason == .unsupportedShape ? settings.unsupportedShapeCode : settings.tooManyRegionsCode)
         }
         if selection != nil {
             selectInitially(device: device, row: row, latitude: latitude, longitude: longitude, time: time, restoring: state, into: &events)
+        } else if let disc, !isRich {
+            // Every slot was measured at this position: the device's next sample starts from the disc, as if its
+            // first one had been evaluated by the exact path.
+            rows[row].clearance = BoundaryClearance(latitude: latitude, longitude: longitude, radius: disc)
         }
     }
 

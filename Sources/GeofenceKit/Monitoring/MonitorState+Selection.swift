@@ -3,8 +3,10 @@
 /// A device's block of slots holds its own regions first (never swapped), then up to N catalog regions
 /// (N = the slot limit minus its own), then vacant slots up to N. A choice keeps the regions still chosen in their
 /// slots with their state and timers, removes the others (nothing is reported, as `stopMonitoring` reports
-/// nothing), and registers the new ones through the same ``accept(_:device:row:latitude:longitude:time:restoring:into:)``
-/// as any registration: a new region the device is already inside follows the profile's initial triggers.
+/// nothing), and registers the new ones as any registration does (a plain circle through
+/// ``acceptCircle(_:at:device:sample:time:into:)``, any other region through
+/// ``accept(_:device:row:latitude:longitude:time:restoring:into:)``): a new region the device is already inside
+/// follows the profile's initial triggers.
 extension MonitorState {
     /// Makes every device choose its catalog regions with `selection` (strategy ``SelectionStrategy/nearest``).
     /// Call before the first sample; the region lookup then gives only each device's own regions.
@@ -42,8 +44,14 @@ extension MonitorState {
             return
         }
         let saved = state.map { Dictionary($0.regions.map { ($0.region, $0) }, uniquingKeysWith: { first, _ in first }) }
+        let sample = SamplePlane(latitude: latitude, longitude: longitude)
         for region in choose(row: row, wanted: wanted, latitude: latitude, longitude: longitude, time: time) {
             let slot = slots.count
+            if saved?[region] == nil, let circle = catalog.circle(region) {
+                rows[row].slotCount += 1
+                acceptCircle(circle, at: slot, device: device, sample: sample, time: time, into: &events)
+                continue
+            }
             accept(
                 catalog.region(region), device: device, row: row, latitude: latitude, longitude: longitude,
                 time: time, restoring: saved?[region], into: &events)
@@ -126,15 +134,21 @@ extension MonitorState {
             selection?.removed += 1
         }
         let kept = firstCatalogSlot..<start + count
-        // In: new regions, registered at the end of the table as any registration is, then moved into the block.
+        // In: new regions. A plain circle is written straight into the block's next slot; any other region is
+        // registered at the end of the table as any registration is, then moved into the block.
+        let sample = SamplePlane(latitude: latitude, longitude: longitude)
         for region in chosen where !slots.regionID[kept].contains(region) {
-            let appended = slots.count
-            accept(
-                catalog.region(region), device: device, row: row, latitude: latitude, longitude: longitude,
-                time: time, restoring: nil, into: &events)
-            sharePolygon(of: region, at: appended)
-            moveSlot(from: appended, to: start + count, device: device)
-            slots.removeLast()
+            if let circle = catalog.circle(region) {
+                acceptCircle(circle, at: start + count, device: device, sample: sample, time: time, into: &events)
+            } else {
+                let appended = slots.count
+                accept(
+                    catalog.region(region), device: device, row: row, latitude: latitude, longitude: longitude,
+                    time: time, restoring: nil, into: &events)
+                sharePolygon(of: region, at: appended)
+                moveSlot(from: appended, to: start + count, device: device)
+                slots.removeLast()
+            }
             count += 1
             selection?.added += 1
         }

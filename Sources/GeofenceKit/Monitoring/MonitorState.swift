@@ -19,11 +19,16 @@
 public struct MonitorState: Sendable {
     /// The regions a device asks to monitor, in registration order.
     public typealias RegionLookup = @Sendable (_ device: Int32) -> [MonitoredRegion]
+    /// Appends the circles a device asks to monitor to `circles`, in registration order: the fast path for regions
+    /// that are plain circles (``MonitoredCircle``). The monitor hands over the same buffer for every device.
+    public typealias CircleLookup = @Sendable (_ device: Int32, _ circles: inout [MonitoredCircle]) -> Void
     /// A device's state saved by an earlier run, if any.
     public typealias StateLookup = @Sendable (_ device: Int32) -> DeviceState?
 
     public let settings: MonitorSettings
-    let regionsOf: RegionLookup
+    let regionsOf: RegionSource
+    /// The buffer a ``CircleLookup`` fills at each registration (kept, so that registering allocates nothing).
+    var circleBuffer: [MonitoredCircle] = []
     let restoredState: StateLookup?
     let stride: Int32
     /// `device % stride` of every device of this table (set by the first one).
@@ -92,11 +97,24 @@ public struct MonitorState: Sendable {
         settings: MonitorSettings, stride: Int = 1, seed: UInt64 = 0, regions: @escaping RegionLookup,
         restored: StateLookup? = nil
     ) {
+        self.init(settings: settings, stride: stride, seed: seed, source: .regions(regions), restored: restored)
+    }
+
+    /// A state whose devices register plain circles (``MonitoredCircle``): the same rules and events as
+    /// ``init(settings:stride:seed:regions:restored:)`` with those circles as regions, without compiling them.
+    public init(
+        settings: MonitorSettings, stride: Int = 1, seed: UInt64 = 0, circles: @escaping CircleLookup,
+        restored: StateLookup? = nil
+    ) {
+        self.init(settings: settings, stride: stride, seed: seed, source: .circles(circles), restored: restored)
+    }
+
+    private init(settings: MonitorSettings, stride: Int, seed: UInt64, source: RegionSource, restored: StateLookup?) {
         precondition(stride >= 1, "stride must be at least 1")
         self.settings = settings
         self.stride = Int32(stride)
         self.seed = seed
-        self.regionsOf = regions
+        self.regionsOf = source
         self.restoredState = restored
         isRich = settings.hysteresis.isActive || settings.confidence != nil || settings.authorization.isActive
             || settings.dwellByDefault || settings.initialTriggers.contains(.dwell) || settings.needsRichPath

@@ -64,23 +64,35 @@ struct SlotTable: Sendable {
         dwellDue = Array(repeating: Self.none, count: count)
     }
 
-    /// Appends a slot with no timers running and no clearance.
+    /// Appends a slot with no timers running.
     mutating func append(_ slot: Slot) {
-        let index = count
+        packed.append(PackedRegion(polygonIndex: 0))
+        regionID.append(-1)
+        if hasExactRadii { exactRadius.append(0) }
+        if hasTimers {
+            pendingSince.append(Self.none)
+            dwellDue.append(Self.none)
+        }
+        store(slot, at: count - 1)
+    }
+
+    /// Writes a slot with no timers running over slot `index`, which must be clear (a vacancy, or just appended);
+    /// appends it when `index` is ``count``. The record's clearance is the slot's (0 unless the caller measured one).
+    mutating func store(_ slot: Slot, at index: Int) {
+        guard index < count else { return append(slot) }
         var record = slot.geometry
         record.flags = slot.flags
-        record.clearance = 0
         let exact = record.isPolygon ? Double(record.radius) : slot.radius
         if !hasExactRadii && Double(record.radius) != exact {
             hasExactRadii = true
             exactRadius = packed.map { Double($0.radius) }
         }
-        packed.append(record)
-        regionID.append(slot.region)
-        if hasExactRadii { exactRadius.append(exact) }
+        packed[index] = record
+        regionID[index] = slot.region
+        if hasExactRadii { exactRadius[index] = exact }
         if hasTimers {
-            pendingSince.append(Self.none)
-            dwellDue.append(Self.none)
+            pendingSince[index] = Self.none
+            dwellDue[index] = Self.none
         }
         if let delay = slot.loiteringDelay { ownLoiteringDelay[index] = delay }
         if let hysteresis = slot.hysteresis { ownHysteresis[index] = hysteresis }

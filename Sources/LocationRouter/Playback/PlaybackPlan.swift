@@ -61,4 +61,12 @@ public struct PlaybackPlan: Sendable {
         return GeneratedRegions(configuration: configuration.regions, seed: seed)
             .regions(ofDevice: device, around: first.latitude, first.longitude)
     }
+
+    /// Appends the same circles to `circles` (``MonitorState/CircleLookup``).
+    public func circles(ofDevice device: Int32, into circles: inout [MonitoredCircle]) {
+        var player = player(ofDevice: device)
+        guard let first = player.next() else { return }
+        GeneratedRegions(configuration: configuration.regions, seed: seed)
+            .circles(ofDevice: device, around: first.latitude, first.longitude, into: &circles)
+    }
 }

@@ -14,27 +14,45 @@ public struct GeneratedRegions: Sendable {
         self.seed = seed
     }
 
-    public func regions(ofDevice device: Int32, around latitude: Double, _ longitude: Double) -> [MonitoredRegion] {
-        guard configuration.perDevice > 0 else { return [] }
+    /// Appends the device's circles to `circles`, in order: what a monitor's registration fast path takes
+    /// (``MonitorState/CircleLookup``), with no geometry compiled.
+    public func circles(
+        ofDevice device: Int32, around latitude: Double, _ longitude: Double, into circles: inout [MonitoredCircle]
+    ) {
+        guard configuration.perDevice > 0 else { return }
         var rng = SplitMix64(seed: seed, stream: UInt64(device), purpose: .generatedRegions)
-        return (0..<configuration.perDevice).map { k in
-            let center = GeoMotion.offset(latitude, longitude, withinDisc: configuration.maxDistance, using: &rng)
+        // Every centre is moved from the same position: the plane's trigonometry there is computed once.
+        let scale = LocalScale(latitude: latitude)
+        for k in 0..<configuration.perDevice {
+            let center = GeoMotion.offset(
+                latitude, longitude, withinDisc: configuration.maxDistance, scale: scale, using: &rng)
             // The nearest Float (within 0.06 mm at 2 km): a monitor's slot holds such a radius in 4 bytes.
             let radius = Double(Float(rng.uniform(configuration.radius)))
-            let circle = CircleGeometry(center: Coordinate(unchecked: center.latitude, center.longitude), radius: radius)
-            return MonitoredRegion(id: device &* Int32(configuration.perDevice) &+ Int32(k), geometry: .circle(circle))
+            circles.append(
+                MonitoredCircle(
+                    id: device &* Int32(configuration.perDevice) &+ Int32(k), latitude: center.latitude,
+                    longitude: center.longitude, radius: radius))
         }
+    }
+
+    /// The device's circles as regions (their geometry compiled).
+    public func regions(ofDevice device: Int32, around latitude: Double, _ longitude: Double) -> [MonitoredRegion] {
+        var circles: [MonitoredCircle] = []
+        self.circles(ofDevice: device, around: latitude, longitude, into: &circles)
+        return circles.map(MonitoredRegion.init)
     }
 }
 
 extension GeoMotion {
     /// A position uniformly distributed in the disc of `radius` metres around a position (on the plane of the
     /// position where that is accurate, along geodesics elsewhere: see ``GeoMotion/move(_:_:north:east:)``).
+    /// - Parameter scale: the position's ``LocalScale``, when the caller has it.
     static func offset(
-        _ latitude: Double, _ longitude: Double, withinDisc radius: Double, using rng: inout SplitMix64
+        _ latitude: Double, _ longitude: Double, withinDisc radius: Double, scale: LocalScale? = nil,
+        using rng: inout SplitMix64
     ) -> (latitude: Double, longitude: Double) {
         let distance = radius * rng.unit().squareRoot()
         let bearing = rng.unit() * 2 * .pi
-        return move(latitude, longitude, north: distance * cos(bearing), east: distance * sin(bearing))
+        return move(latitude, longitude, north: distance * cos(bearing), east: distance * sin(bearing), scale: scale)
     }
 }

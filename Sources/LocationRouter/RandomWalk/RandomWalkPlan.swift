@@ -57,4 +57,11 @@ public struct RandomWalkPlan: Sendable {
         return GeneratedRegions(configuration: configuration.regions, seed: seed)
             .regions(ofDevice: device, around: start.latitude, start.longitude)
     }
+
+    /// Appends the same circles to `circles` (``MonitorState/CircleLookup``).
+    public func circles(ofDevice device: Int32, into circles: inout [MonitoredCircle]) {
+        let start = start(ofDevice: device)
+        GeneratedRegions(configuration: configuration.regions, seed: seed)
+            .circles(ofDevice: device, around: start.latitude, start.longitude, into: &circles)
+    }
 }

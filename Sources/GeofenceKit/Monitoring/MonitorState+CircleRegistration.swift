@@ -1,0 +1,50 @@
+/// The registration fast path of a plain circle (``MonitoredCircle``): the slot is written straight from the centre,
+/// radius and id, its side and clearance decided on the plane of the device's position, which the caller computes
+/// once for all the circles it registers there. Device registration and a catalog choice's swapped-in circles both
+/// take it.
+extension MonitorState {
+    /// Registers a plain circle in `slot` — appended when it is `slots.count`, else a clear slot of the device's
+    /// block (the caller keeps the block's count) — with the rules ``accept(_:device:row:latitude:longitude:time:restoring:into:)``
+    /// applies to the same circle as a ``MonitoredRegion``: its side from the sample, then the profile's initial
+    /// triggers, and a dwell where the profile dwells by default.
+    /// - Returns: a lower bound of the distance from the sample to the circle's boundary in metres (capped at
+    ///   ``BoundaryClearance/maximumRadius``), which is also the slot's clearance.
+    @discardableResult
+    mutating func acceptCircle(
+        _ circle: MonitoredCircle, at slot: Int, device: Int32, sample: SamplePlane, time: Timestamp,
+        into events: inout [GeofenceEvent]
+    ) -> Double {
+        var record = PackedRegion(latitude: circle.latitude, longitude: circle.longitude, radius: circle.radius)
+        var clearance = BoundaryClearance.maximumRadius
+        let isInside = record.circleContains(sample, radius: circle.radius, clearance: &clearance)
+        record.setClearance(metres: clearance)
+        let dwells = settings.dwellByDefault
+        if dwells { isRich = true }
+        // The rich path's per-slot timers exist from the first rich slot on, for every slot.
+        if isRich { slots.keepTimers() }
+        let flags = Self.notifyOnEntry | Self.notifyOnExit | (dwells ? Self.notifyOnDwell : 0)
+            | (isInside ? Self.inside | Self.appInside : 0)
+        slots.store(SlotTable.Slot(geometry: record, radius: circle.radius, region: circle.id, flags: flags), at: slot)
+        // A plain circle has no saved or assumed state: the initial triggers report its side.
+        let triggers = settings.initialTriggers
+        if triggers.contains(.state) {
+            emit(
+                .state, device: device, slot: slot, time: time, latitude: sample.latitude, longitude: sample.longitude,
+                inside: isInside, isAnswer: true, into: &events)
+        }
+        if isInside && triggers.contains(.enter) {
+            emit(
+                .enter, device: device, slot: slot, time: time, latitude: sample.latitude, longitude: sample.longitude,
+                isAnswer: true, into: &events)
+        }
+        if !isInside && triggers.contains(.exit) {
+            emit(
+                .exit, device: device, slot: slot, time: time, latitude: sample.latitude, longitude: sample.longitude,
+                isAnswer: true, into: &events)
+        }
+        if isInside && triggers.contains(.dwell) && dwells {
+            startDwell(device: device, slot: slot, from: time.microseconds)
+        }
+        return clearance
+    }
+}

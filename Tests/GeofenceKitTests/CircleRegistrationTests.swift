@@ -1,0 +1,90 @@
+import Testing
+
+@testable import GeofenceKit
+
+/// The registration fast path of plain circles (``MonitorState/CircleLookup``, ``SharedCatalog/circle``) against
+/// the general one: the same circles given as regions that set an option to its default value (so that `accept`
+/// registers them) must give the same events under every profile, at registration and after.
+@Suite struct CircleRegistrationTests {
+    /// A region the general path registers: `notifyOnDwell` spelled out as the profile's own default.
+    static func general(_ circle: MonitoredCircle, _ settings: MonitorSettings) -> MonitoredRegion {
+        var region = MonitoredRegion(circle)
+        region.notifyOnDwell = settings.dwellByDefault
+        return region
+    }
+
+    /// Events of the walk of ``BoundaryClearanceTests/walk(around:devices:steps:seed:)`` with its circles registered
+    /// by either path, time stepping 5 s per round, the clock advanced at the end.
+    static func events(settings: MonitorSettings, fastPath: Bool, latitude: Double) -> [GeofenceEvent] {
+        let (regions, samples) = BoundaryClearanceTests.walk(
+            around: (latitude, 12.5), devices: 30, steps: 120, seed: UInt64(abs(latitude)) + 3)
+        let circles = regions.map { $0.map { $0.plainCircle! } }
+        var state =
+            fastPath
+            ? MonitorState(settings: settings, seed: 5, circles: { $1.append(contentsOf: circles[Int($0)]) })
+            : MonitorState(settings: settings, seed: 5, regions: { circles[Int($0)].map { general($0, settings) } })
+        var events: [GeofenceEvent] = []
+        for (index, sample) in samples.enumerated() {
+            let time = Timestamp(microseconds: Int64(index / 30) * 5_000_000)
+            _ = state.evaluate(
+                device: sample.device, latitude: sample.latitude, longitude: sample.longitude, time: time, into: &events)
+        }
+        state.advance(to: Timestamp(microseconds: Int64(samples.count / 30 + 1_000) * 5_000_000), into: &events)
+        return events
+    }
+
+    @Test(arguments: MonitoringProfile.allCases, [25.03, -60.0, 78.0])
+    func circlesRegisterAsTheSameRegionsDo(profile: MonitoringProfile, latitude: Double) {
+        var settings = profile.settings
+        // Every profile with dwell by default too, so that registration starts dwell timers.
+        for dwell in [false, true] {
+            settings.dwellByDefault = dwell
+            let fast = Self.events(settings: settings, fastPath: true, latitude: latitude)
+            let general = Self.events(settings: settings, fastPath: false, latitude: latitude)
+            #expect(fast.count > 30)
+            #expect(fast == general, "\(profile), dwell \(dwell)")
+        }
+    }
+
+    /// Regions generated in a ring around a start, with a refresh distance short enough that devices choose often.
+    @Test(arguments: MonitoringProfile.allCases)
+    func aCatalogsCirclesSwapInAsTheSameRegionsDo(profile: MonitoringProfile) {
+        var rng = SplitMix64(seed: 11)
+        let shapes: [(region: Int32, shape: CatalogIndex.Shape)] = (0..<400).map { k in
+            let centre = GeoMotion.move(
+                48.1, 11.6, north: rng.uniform(-6_000...6_000), east: rng.uniform(-6_000...6_000))
+            return (Int32(k), .circle(latitude: centre.latitude, longitude: centre.longitude, radius: rng.uniform(40...900)))
+        }
+        var settings = profile.settings
+        settings.slotLimit = min(settings.slotLimit, 8)
+        let selection = SelectionSettings(strategy: .nearest, refreshDistance: 300)
+        let generated = SharedCatalog(generated: CatalogIndex(shapes))
+        // The same circles, numbered as the generated catalog numbers them, handed over as general regions.
+        let own = settings
+        let general = SharedCatalog(index: generated.index) { id in Self.general(generated.circle(id)!, own) }
+        var results: [[GeofenceEvent]] = []
+        for catalog in [generated, general] {
+            var state = MonitorState(settings: settings, seed: 2) { _ in [] }
+            state.selectRegions(from: catalog, settings: selection)
+            var walk = SplitMix64(seed: 12)
+            var events: [GeofenceEvent] = []
+            var positions = (0..<10).map { _ in
+                GeoMotion.move(48.1, 11.6, north: walk.uniform(-3_000...3_000), east: walk.uniform(-3_000...3_000))
+            }
+            for step in 0..<200 {
+                for device in positions.indices {
+                    positions[device] = GeoMotion.move(
+                        positions[device].latitude, positions[device].longitude, north: walk.uniform(-60...60),
+                        east: walk.uniform(-60...60))
+                    _ = state.evaluate(
+                        device: Int32(device), latitude: positions[device].latitude,
+                        longitude: positions[device].longitude, time: Timestamp(seconds: Double(step) * 10), into: &events)
+                }
+            }
+            #expect(state.selectionSummary.added > 50)
+            results.append(events)
+        }
+        #expect(results[0].count > 50)
+        #expect(results[0] == results[1])
+    }
+}
