@@ -54,6 +54,48 @@ enum DecodingBenchmarks {
             })
     }
 
+    /// What the intake's decoding tasks do, on one core: the files workload's 1,000,000 full-precision lines, cut
+    /// into 256 KiB blocks of whole lines beforehand, decoded block by block into columns.
+    static func blocks(format: SampleFormat) -> Benchmark {
+        Benchmark(
+            name: format == .csv ? "decodeCSVBlocks" : "decodeNDJSONBlocks",
+            summary: "one core: SampleBlockDecoder over the files workload's \(format == .csv ? "CSV" : "NDJSON") "
+                + "in 256 KiB blocks",
+            unit: "lines",
+            prepare: {
+                let workload = FilesWorkload.shared
+                var bytes = format == .csv ? workload.csv : workload.ndjson
+                if format == .csv { bytes.removeFirst(bytes.firstIndex(of: UInt8(ascii: "\n"))! + 1) }
+                var reader = LineBlockReader()
+                var blocks: [(bytes: [UInt8], firstLine: Int)] = []
+                var offset = 0
+                while let block = reader.next(reading: { buffer in
+                    let count = min(buffer.count, bytes.count - offset)
+                    _ = buffer.initialize(from: bytes[offset..<offset + count])
+                    offset += count
+                    return count
+                }) {
+                    guard case .lines(let bytes, let firstLine, _) = block else { continue }
+                    blocks.append((bytes, firstLine))
+                }
+                let decoding: SampleBlockDecoder.Format =
+                    format == .csv ? .csv(try CSVSampleHeader("device,lat,lon,time")) : .ndjson
+                let total = bytes.count
+                let cut = blocks
+                return {
+                    var samples = 0
+                    for block in cut {
+                        let decoded = SampleBlockDecoder.decode(
+                            block.bytes, firstLine: block.firstLine, as: decoding, maxLineLength: 1 << 20)
+                        guard decoded.rejections.isEmpty else { throw BenchmarkFailure("a line was rejected") }
+                        samples += decoded.count
+                    }
+                    return Outcome(units: samples, bytes: total)
+                }
+            },
+            shared: { _ = FilesWorkload.shared })
+    }
+
     /// Decodes every line; a line that fails fails the benchmark.
     private static func decode(
         _ lines: Lines,

@@ -84,6 +84,8 @@ enum Workloads {
             randomWalk(devices: devices, seconds: seconds),
             DecodingBenchmarks.ndjson(lines: 500_000, devices: devices),
             DecodingBenchmarks.csv(lines: 500_000, devices: devices),
+            DecodingBenchmarks.blocks(format: .csv),
+            DecodingBenchmarks.blocks(format: .ndjson),
             GPXBenchmark.parse,
             FilesBenchmarks.regions,
             FilesBenchmarks.csv,

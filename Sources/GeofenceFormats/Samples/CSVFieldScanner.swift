@@ -31,13 +31,11 @@ struct CSVFieldScanner {
             field = try quotedField()
         } else {
             let start = offset
-            while offset < bytes.count, bytes[offset] != UInt8(ascii: ",") {
-                guard bytes[offset] != UInt8(ascii: "\"") else {
-                    throw CSVSyntaxError(
-                        message: "a quote inside an unquoted field (quote the whole field and double the quote)",
-                        offset: offset)
-                }
-                offset += 1
+            offset = EightBytes.firstIndex(of: UInt8(ascii: ","), or: UInt8(ascii: "\""), in: bytes, from: offset)
+            guard offset == bytes.count || bytes[offset] == UInt8(ascii: ",") else {
+                throw CSVSyntaxError(
+                    message: "a quote inside an unquoted field (quote the whole field and double the quote)",
+                    offset: offset)
             }
             var end = offset
             while end > start, Self.isBlank(bytes[end - 1]) { end -= 1 }

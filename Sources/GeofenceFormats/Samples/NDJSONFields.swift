@@ -133,6 +133,12 @@ struct NDJSONFields {
         case UInt8(ascii: "\""):
             return .string(try scanner.readStringToken())
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            // Coordinates take the plain decimal parser's tight loop; anything else the general reader.
+            if let (value, end, isInteger) = PlainDecimalParser.parse(scanner.bytes, from: scanner.offset) {
+                let span = scanner.offset..<end
+                scanner.offset = end
+                return .number(JSONScanner.NumberToken(span: span, value: value, isIntegerText: isInteger))
+            }
             return .number(try scanner.readNumber())
         case UInt8(ascii: "{"):
             try scanner.skipValue(depth: JSONParser.defaultMaximumDepth)
@@ -145,8 +151,9 @@ struct NDJSONFields {
         }
     }
 
-    /// Checks the fields' meaning and builds the sample.
-    func sample(_ scanner: JSONScanner, lineNumber: Int) throws(SampleDecodingError) -> LocationSample {
+    /// Checks the fields' meaning and returns the sample's values, the device's name left in the line when it
+    /// has no escapes.
+    func values(_ scanner: JSONScanner, lineNumber: Int) throws(SampleDecodingError) -> SampleFields {
         func failure(_ reason: SampleRejection, _ message: String, _ key: Key) -> SampleDecodingError {
             let field = self[key]
             let column = if case .absent = field.value { nil as Int? } else { field.mark.column }
@@ -154,18 +161,22 @@ struct NDJSONFields {
                 reason: reason, error: InputError(message, line: lineNumber, column: column, field: key.name))
         }
 
-        let device: String
+        let device: SampleFields.Device
         switch self[.device].value {
         case .absent:
             throw failure(.missingField, "missing", .device)
         case .string(let token):
-            device = scanner.string(of: token)
-            guard !device.isEmpty else { throw failure(.missingField, "must not be empty", .device) }
+            // The scanner has checked the string's UTF-8, so its bytes are the name's unless it has escapes.
+            let name = token.hasEscapes ? scanner.string(of: token) : ""
+            guard !(token.hasEscapes ? name.isEmpty : token.span.isEmpty) else {
+                throw failure(.missingField, "must not be empty", .device)
+            }
+            device = token.hasEscapes ? .text(name) : .span(token.span)
         case .number(let token):
             guard token.isIntegerText else {
                 throw failure(.malformed, "expected a string or an integer, found \(scanner.text(of: token.span))", .device)
             }
-            device = scanner.text(of: token.span)
+            device = .span(token.span)
         case .other(let found):
             throw failure(.malformed, "expected a string, found \(found)", .device)
         }
@@ -216,6 +227,6 @@ struct NDJSONFields {
         if let accuracy, !(accuracy.isFinite && accuracy >= 0) {
             throw failure(.invalidAccuracy, "must be a finite number ≥ 0", .accuracy)
         }
-        return LocationSample(device: device, coordinate: coordinate, time: time, accuracy: accuracy)
+        return SampleFields(device: device, coordinate: coordinate, time: time, accuracy: accuracy)
     }
 }

@@ -17,6 +17,13 @@ extension SampleDecoder {
     public static func decodeCSV(line: UnsafeBufferPointer<UInt8>, header: CSVSampleHeader, lineNumber: Int)
         throws(SampleDecodingError) -> LocationSample
     {
+        try csvFields(line: line, header: header, lineNumber: lineNumber).sample(in: line)
+    }
+
+    /// Decodes one CSV row into its values, the device's name left in the line (see ``SampleFields``).
+    static func csvFields(line: UnsafeBufferPointer<UInt8>, header: CSVSampleHeader, lineNumber: Int)
+        throws(SampleDecodingError) -> SampleFields
+    {
         var bytes = line
         if bytes.last == UInt8(ascii: "\r") { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
         var scanner = CSVFieldScanner(bytes)
@@ -80,7 +87,8 @@ extension SampleDecoder {
             // Decoding would turn every invalid sequence into U+FFFD and merge different devices into one.
             throw failure(.malformed, "invalid UTF-8 (save the file as UTF-8)", deviceField, "device")
         }
-        let deviceName = scanner.text(of: deviceField)
+        let deviceName: SampleFields.Device =
+            deviceField.hasDoubledQuotes ? .text(scanner.text(of: deviceField)) : .span(deviceField.span)
         let latitudeField = try present(latitude, "lat")
         let longitudeField = try present(longitude, "lon")
         let lat = try number(latitudeField, "lat", .invalidCoordinate)
@@ -108,7 +116,7 @@ extension SampleDecoder {
             }
             accuracyValue = value
         }
-        return LocationSample(device: deviceName, coordinate: coordinate, time: timestamp, accuracy: accuracyValue)
+        return SampleFields(device: deviceName, coordinate: coordinate, time: timestamp, accuracy: accuracyValue)
     }
 
     /// A CSV time: ISO-8601 when it has the date's `-` at index 4 (`2026-…`), else Unix seconds.
@@ -120,6 +128,7 @@ extension SampleDecoder {
     /// A CSV number: JSON's number syntax, also allowing a leading `+`; `nil` otherwise (NaN and inf included).
     private static func parseCSVNumber(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         let start = text.first == UInt8(ascii: "+") ? 1 : 0
+        if let (value, end, _) = PlainDecimalParser.parse(text, from: start), end == text.count { return value }
         var scanner = JSONScanner(UnsafeBufferPointer(rebasing: text[start...]))
         guard let token = try? scanner.readNumber(), scanner.isAtEnd else { return nil }
         return token.value

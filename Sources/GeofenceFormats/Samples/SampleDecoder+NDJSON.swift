@@ -15,6 +15,13 @@ extension SampleDecoder {
     public static func decodeNDJSON(line: UnsafeBufferPointer<UInt8>, lineNumber: Int) throws(SampleDecodingError)
         -> LocationSample
     {
+        try ndjsonFields(line: line, lineNumber: lineNumber).sample(in: line)
+    }
+
+    /// Decodes one NDJSON line into its values, the device's name left in the line (see ``SampleFields``).
+    static func ndjsonFields(line: UnsafeBufferPointer<UInt8>, lineNumber: Int) throws(SampleDecodingError)
+        -> SampleFields
+    {
         var scanner = JSONScanner(line, firstLine: lineNumber)
         var fields = NDJSONFields()
         do throws(InputError) {
@@ -22,6 +29,6 @@ extension SampleDecoder {
         } catch {
             throw SampleDecodingError(reason: .malformed, error: error)
         }
-        return try fields.sample(scanner, lineNumber: lineNumber)
+        return try fields.values(scanner, lineNumber: lineNumber)
     }
 }

@@ -2,14 +2,17 @@ import Foundation
 import GeofenceKit
 import GeofenceFormats
 
-/// Turns a byte stream of samples into per-shard ``LocationBatch``es: splits lines, decodes them, interns
-/// device names, rejects what is invalid (counting it by reason and naming the line), and routes each device
-/// to its shard.
+/// Turns a byte stream of samples into per-shard ``LocationBatch``es: takes the stream's blocks of lines as
+/// ``SampleBlockStream`` decodes them (on every core, while this walks the blocks before), numbers device names,
+/// rejects what is invalid (counting it by reason and naming the line), and routes each device to its shard.
+/// Everything that depends on the lines before — the format and CSV header, each device's number and order, the
+/// counts, the rejections' order and the first bad line under `--on-bad-input fail` — happens here, in line order,
+/// so a run reads exactly as it would line by line.
 ///
-/// A batch is sent when it is full and, so that slow live streams are not held back, at the end of every chunk
-/// the reader hands over (a chunk is whatever one `read` returned). Memory is bounded: a few chunks, one line of
-/// at most `maxLineLength` bytes, one batch per shard (each at most one chunk's lines), and at most
-/// `maxDevices` distinct device names.
+/// A batch is sent when it is full and, so that slow live streams are not held back, at the end of every block
+/// the reader hands over (what one `read` returned, or several while more was ready at once). Memory is bounded:
+/// a few blocks, one line of at most `maxLineLength` bytes, one batch per shard (each at most one block's
+/// lines), and at most `maxDevices` distinct device names.
 ///
 /// **Timers follow each device's own clock.** Batches carry no watermark until the input ends: a device's
 /// confirmation and dwell timers fire when its own next sample passes them (or at the end of the input, when
@@ -22,26 +25,18 @@ struct SampleStreamRouter {
     private var pacer: Pacer
     private var format: SampleFormat?
     private var csvHeader: CSVSampleHeader?
-    private var deviceIndex: [ExactName: Int32] = [:]
-    /// Each device's name, by index, and the device whose sample came after its last one (-1: none yet). Streams
-    /// list their devices in much the same order at every time step, so the device after the previous sample's
-    /// is usually this sample's: one comparison of names instead of hashing the name and looking it up.
-    private var names: [ExactName] = []
-    private var successor: [Int32] = []
-    private var previousDevice: Int32 = -1
+    /// Each device's number, by its name's bytes.
+    private var devices = DeviceNameTable()
     private var lastTime: [Int64] = []
     /// Whether each device belongs to this process's partition (all do in a whole run).
     private var owned: [Bool] = []
     private let partition: Partition
     private var batches: [LocationBatch]
     private var summary = SourceSummary()
-    private var lineNumber = 0
     private static let maxKeptErrors = 20
     private var latest: Int64 = .min
 
     private var filter: LocationFilter?
-    /// Decodes a chunk's lines on every core once the format (and a CSV file's header) is known.
-    private let decoder = ParallelSampleDecoder(parts: ProcessInfo.processInfo.activeProcessorCount)
 
     private let stop: StopSignal?
 
@@ -63,18 +58,23 @@ struct SampleStreamRouter {
     typealias Send = (LocationBatch, Int) async throws -> Void
 
     mutating func run(send: Send) async throws -> SourceSummary {
-        let chunks = DescriptorChunks(descriptor: input.descriptor, name: input.name)
+        let blocks = SampleBlockStream(
+            descriptor: input.descriptor, name: input.name, format: blockFormat, maxLineLength: input.maxLineLength)
         // A stop ends the input where it is: what was read is still decoded and evaluated.
-        stop?.onRequest { chunks.finish() }
-        var splitter = LineSplitter(maxLineLength: input.maxLineLength)
-        for try await chunk in chunks.stream {
-            let pieces = splitter.lines(in: chunk)
-            chunks.consumed()
-            try await take(pieces, send: send)
+        stop?.onRequest { blocks.finish() }
+        for try await item in blocks.items {
+            switch item {
+            case .decoding(let task):
+                let decoded = await task.value
+                blocks.consumed()
+                try await take(decoded, send: send)
+            case .undecoded(let block):
+                blocks.consumed()
+                try await take(block, from: blocks, send: send)
+            }
+            // Each block's samples go out at its end, so that a slow live stream's are not held back.
             try await flush(send: send)
         }
-        try await take(splitter.finish(), send: send)
-        try await flush(send: send)
         // The end of input: time stops at the latest sample, so every shard may fire what fell due by then.
         if latest != .min {
             for shard in batches.indices {
@@ -86,49 +86,8 @@ struct SampleStreamRouter {
         return summary
     }
 
-    private mutating func take(_ pieces: [LineSplitter.Piece], send: Send) async throws {
-        // The lines from `aheadStart` on, decoded at once on every core; the rest of the work stays in line order.
-        var ahead: ParallelSampleDecoder.DecodedLines?
-        var aheadStart: Int?
-        for index in pieces.indices {
-            if aheadStart == nil, let format = parallelFormat {
-                ahead = decoder.decode(pieces[index...], as: format)
-                aheadStart = index
-            }
-            switch pieces[index] {
-            case .line(let line, let number):
-                // Decoding stays synchronous; only a full batch waits for its credit, and a paced run for its time.
-                let decoded = aheadStart.flatMap { ahead?[index - $0] }
-                guard let sample = try decode(line, number: number, decoded: decoded) else { continue }
-                if pacer.isPaced, pacer.delay(until: sample.time.microseconds) > 0 {
-                    // Whatever is due goes out before the source sleeps until this sample's moment.
-                    try await flush(send: send)
-                    try await pacer.wait(until: sample.time.microseconds, stop: stop)
-                }
-                if let shard = try route(sample), batches[shard].count >= batchSize {
-                    try await dispatch(shard: shard, via: send)
-                }
-            case .tooLong(let number):
-                if format != .ndjson && csvHeader == nil {
-                    // The first line of CSV (or of a stream whose format is still unknown) is its header: without
-                    // it no line can be read, so this is fatal whatever the policy.
-                    throw BadInputError(
-                        reason: .lineTooLong,
-                        error: InputError(
-                            "the first line (a CSV header, or the line that tells the format) is longer than "
-                                + "\(input.maxLineLength) bytes", line: number
-                        ).in(file: input.name))
-                }
-                summary.read += 1
-                try reject(
-                    .lineTooLong, InputError("line is longer than \(input.maxLineLength) bytes", line: number),
-                    owned: partition.index == 0)
-            }
-        }
-    }
-
-    /// The format every remaining line decodes in on its own, once the stream has told it (and a CSV header).
-    private var parallelFormat: ParallelSampleDecoder.Format? {
+    /// How every remaining line decodes on its own, once the stream has told its format (and a CSV header).
+    private var blockFormat: SampleBlockDecoder.Format? {
         switch format {
         case .ndjson?: .ndjson
         case .csv?: csvHeader.map { .csv($0) }
@@ -136,92 +95,140 @@ struct SampleStreamRouter {
         }
     }
 
-    /// Decodes one line (without its newline), or takes what ``ParallelSampleDecoder`` made of it; `nil` for a
-    /// blank line, the CSV header or a rejected line.
-    private mutating func decode(
-        _ line: ArraySlice<UInt8>, number: Int, decoded: ParallelSampleDecoder.Decoded?
-    ) throws -> LocationSample? {
-        lineNumber = number
-        switch decoded {
-        case .skipped?:
-            return nil
-        case .sample(let sample)?:
-            summary.read += 1
-            return sample
-        case .rejected(let error)?:
-            summary.read += 1
-            try reject(error.reason, error.error, owned: partition.index == 0)
-            return nil
-        case nil:
-            break
-        }
-        if SampleDecoder.isBlank(line) { return nil }
-        let format = format ?? SampleFormat.detect(firstLine: line)
-        self.format = format
-        if format == .ndjson || csvHeader != nil { summary.read += 1 }
-        let sample: LocationSample
-        do {
-            switch format {
-            case .ndjson:
-                sample = try SampleDecoder.decodeNDJSON(line: line, lineNumber: lineNumber)
-            case .csv:
-                guard let header = csvHeader else {
-                    // The header is not a sample; the line after it is the first one read.
-                    do {
-                        csvHeader = try CSVSampleHeader(line: line, lineNumber: lineNumber)
-                    } catch {
-                        // Without a header no line can be read: this is fatal whatever the policy.
-                        throw BadInputError(reason: error.reason, error: error.error.in(file: input.name))
-                    }
-                    return nil
-                }
-                sample = try SampleDecoder.decodeCSV(line: line, header: header, lineNumber: lineNumber)
+    /// A block the reader could not have decoded: its first lines tell the format (and are a CSV file's header);
+    /// the rest are decoded here, and the blocks read from then on on every core.
+    private mutating func take(_ block: LineBlock, from blocks: SampleBlockStream, send: Send) async throws {
+        switch block {
+        case .tooLong(let line):
+            try rejectTooLong(line: line)
+        case .lines(let bytes, let firstLine, _):
+            var start = 0
+            var line = firstLine
+            while blockFormat == nil, start < bytes.count {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+                guard try readPreamble(bytes[start..<end], number: line) else { break }
+                start = end + 1
+                line += 1
             }
-        } catch let error as SampleDecodingError {
-            // A line without a readable device belongs to no partition: the first one counts it.
-            try reject(error.reason, error.error, owned: partition.index == 0)
-            return nil
+            guard let format = blockFormat else { return }
+            blocks.decode(as: format)
+            if start < bytes.count {
+                try await take(
+                    SampleBlockDecoder.decode(
+                        bytes, from: start, firstLine: line, as: format, maxLineLength: input.maxLineLength),
+                    send: send)
+            }
         }
-        return sample
     }
 
-    /// Queues a sample for its device's shard; returns the shard, or `nil` when the sample is rejected.
-    private mutating func route(_ sample: LocationSample) throws -> Int? {
+    /// Reads a line before the format is known: skips it when blank, reads it as the CSV header, or learns from
+    /// it that the stream is NDJSON. Returns whether the line was used up (`false`: it is the first sample).
+    private mutating func readPreamble(_ line: ArraySlice<UInt8>, number: Int) throws -> Bool {
+        guard line.count <= input.maxLineLength else {
+            try rejectTooLong(line: number)
+            return true
+        }
+        let line = line.last == UInt8(ascii: "\r") ? line.dropLast() : line
+        if SampleDecoder.isBlank(line) { return true }
+        let format = format ?? SampleFormat.detect(firstLine: line)
+        self.format = format
+        guard format == .csv else { return false }
+        do {
+            csvHeader = try CSVSampleHeader(line: line, lineNumber: number)
+        } catch {
+            // Without a header no line can be read: this is fatal whatever the policy.
+            throw BadInputError(reason: error.reason, error: error.error.in(file: input.name))
+        }
+        return true
+    }
+
+    /// A line longer than ``SampleInput/maxLineLength``: rejected, or fatal as the first line, which is the CSV
+    /// header (or tells the format) and without which no line can be read.
+    private mutating func rejectTooLong(line: Int) throws {
+        guard blockFormat != nil else {
+            throw BadInputError(
+                reason: .lineTooLong,
+                error: InputError(
+                    "the first line (a CSV header, or the line that tells the format) is longer than "
+                        + "\(input.maxLineLength) bytes", line: line
+                ).in(file: input.name))
+        }
+        summary.read += 1
+        try reject(
+            .lineTooLong, InputError("line is longer than \(input.maxLineLength) bytes", line: line),
+            owned: partition.index == 0)
+    }
+
+    /// Routes a decoded block's samples and counts its rejected lines, in line order.
+    private mutating func take(_ block: DecodedSampleBlock, send: Send) async throws {
+        var rejections = block.rejections[...]
+        for index in 0..<block.count {
+            while let rejection = rejections.first, rejection.samplesBefore <= index {
+                try rejectDecoded(rejection.error)
+                rejections.removeFirst()
+            }
+            summary.read += 1
+            let time = block.times[index]
+            if pacer.isPaced, pacer.delay(until: time) > 0 {
+                // Whatever is due goes out before the source sleeps until this sample's moment.
+                try await flush(send: send)
+                try await pacer.wait(until: time, stop: stop)
+            }
+            // Only a full batch waits for its credit, and a paced run for its time.
+            if let shard = try route(block, index), batches[shard].count >= batchSize {
+                try await dispatch(shard: shard, via: send)
+            }
+        }
+        for rejection in rejections { try rejectDecoded(rejection.error) }
+    }
+
+    /// A line the decoder refused. A line without a readable device belongs to no partition: the first one counts it.
+    private mutating func rejectDecoded(_ error: SampleDecodingError) throws {
+        summary.read += 1
+        try reject(error.reason, error.error, owned: partition.index == 0)
+    }
+
+    /// Queues sample `index` of `block` for its device's shard; returns the shard, or `nil` when the sample is
+    /// rejected.
+    private mutating func route(_ block: DecodedSampleBlock, _ index: Int) throws -> Int? {
+        let span = block.names[index]
+        let hash = block.nameHashes[index]
+        let known = block.bytes.withUnsafeBufferPointer {
+            devices.find(UnsafeBufferPointer(rebasing: $0[span]), hash: hash)
+        }
         let device: Int32
-        let name = ExactName(sample.device)
-        if previousDevice >= 0, case let guess = successor[Int(previousDevice)], guess >= 0, names[Int(guess)] == name {
-            device = guess
-        } else if let known = deviceIndex[name] {
+        if let known {
             device = known
         } else {
-            guard deviceIndex.count < input.maxDevices else {
+            let name = block.name(of: index)
+            guard devices.count < input.maxDevices else {
                 try reject(
                     .tooManyDevices,
                     InputError(
-                        "device \"\(sample.device)\" is past the limit of \(input.maxDevices) distinct devices that "
+                        "device \"\(name)\" is past the limit of \(input.maxDevices) distinct devices that "
                             + "this machine's memory can hold (see MemoryBudget in the README)",
-                        line: lineNumber, field: "device"), owned: partition.owns(deviceID: sample.device))
+                        line: block.lineNumbers[index], field: "device"), owned: partition.owns(deviceID: name))
                 return nil
             }
             // Every device is numbered, owned or not, so that a device's index (and its seeded draws) is the same
             // in every partition that reads the same stream as in the whole run.
-            device = input.registry.append(sample.device)
-            deviceIndex[name] = device
-            names.append(name)
-            successor.append(-1)
+            device = block.bytes.withUnsafeBufferPointer {
+                devices.insert(UnsafeBufferPointer(rebasing: $0[span]), hash: hash)
+            }
+            let registered = input.registry.append(name)
+            assert(registered == device, "the registry numbers devices as the router does")
             lastTime.append(.min)
-            owned.append(partition.owns(deviceID: sample.device))
+            owned.append(partition.owns(deviceID: name))
         }
-        if previousDevice >= 0 { successor[Int(previousDevice)] = device }
-        previousDevice = device
-        let time = sample.time.microseconds
+        let time = block.times[index]
         let isOwned = owned[Int(device)]
         guard time >= lastTime[Int(device)] else {
             try reject(
                 .outOfOrder,
                 InputError(
-                    "\(sample.time.iso8601) is older than the previous sample of device \"\(sample.device)\" (\(Timestamp(microseconds: lastTime[Int(device)]).iso8601))",
-                    line: lineNumber, field: "time"), owned: isOwned)
+                    "\(Timestamp(microseconds: time).iso8601) is older than the previous sample of device "
+                        + "\"\(block.name(of: index))\" (\(Timestamp(microseconds: lastTime[Int(device)]).iso8601))",
+                    line: block.lineNumbers[index], field: "time"), owned: isOwned)
             return nil
         }
         lastTime[Int(device)] = time
@@ -232,9 +239,10 @@ struct SampleStreamRouter {
             return nil
         }
         let shard = Int(device) % shardCount
+        let accuracy = block.accuracies[index]
         guard batches[shard].append(
-            device: device, latitude: sample.coordinate.latitude, longitude: sample.coordinate.longitude,
-            time: sample.time, accuracy: sample.accuracy, through: &filter)
+            device: device, latitude: block.latitudes[index], longitude: block.longitudes[index],
+            time: Timestamp(microseconds: time), accuracy: accuracy.isNaN ? nil : accuracy, through: &filter)
         else {
             summary.filtered += 1
             return nil

@@ -1,0 +1,50 @@
+/// Byte scans eight bytes at a time in one 64-bit word (SWAR), for the per-byte loops of sample lines: finding the
+/// end of a CSV field and reading a coordinate's digits. Each answers exactly what the byte-by-byte loop would.
+enum EightBytes {
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// The index of the first `first` or `second` byte in `bytes[start...]`, or `bytes.count`.
+    @inline(__always)
+    static func firstIndex(of first: UInt8, or second: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int)
+        -> Int
+    {
+        var index = start
+        if let base = bytes.baseAddress.map(UnsafeRawPointer.init) {
+            let firstPattern = UInt64(first) &* ones
+            let secondPattern = UInt64(second) &* ones
+            while index + 8 <= bytes.count {
+                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                // A zero byte of `word ^ pattern` is a match; the lowest flag is exact (a borrow only flags bytes
+                // above a real zero).
+                let matches = zeroBytes(word ^ firstPattern) | zeroBytes(word ^ secondPattern)
+                if matches != 0 { return index + matches.trailingZeroBitCount / 8 }
+                index += 8
+            }
+        }
+        while index < bytes.count, bytes[index] != first, bytes[index] != second { index += 1 }
+        return index
+    }
+
+    @inline(__always)
+    private static func zeroBytes(_ word: UInt64) -> UInt64 {
+        (word &- ones) & ~word & highBits
+    }
+
+    /// The value of the eight ASCII digits at `offset` (the first is the most significant), or `nil` when one of
+    /// them is not a digit; there must be eight bytes there.
+    @inline(__always)
+    static func digits(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        let word = UInt64(
+            littleEndian: UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        // Every byte 0x30…0x39: its high nibble is 3, and adding 6 keeps it 3.
+        let highNibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+        guard (word & highNibbles) | (((word &+ 0x0606_0606_0606_0606) & highNibbles) >> 4) == 0x3333_3333_3333_3333
+        else { return nil }
+        // Pairs, then quads, then all eight, each step one multiplication.
+        var value = word & 0x0F0F_0F0F_0F0F_0F0F
+        value = (value &* 2561) >> 8 & 0x00FF_00FF_00FF_00FF
+        value = (value &* 6_553_601) >> 16 & 0x0000_FFFF_0000_FFFF
+        return (value &* 42_949_672_960_001) >> 32
+    }
+}

@@ -1,0 +1,92 @@
+/// Cuts a byte stream into blocks of whole lines, each of which can be decoded apart from the others (on another
+/// core), with bounded memory.
+///
+/// Each block is read straight into its own buffer, behind the unfinished line the previous block left over, and
+/// cut after its last line feed: the bytes are copied only for that one unfinished line. A block knows the number
+/// of its first line, so errors name the lines of the stream. A line longer than `maxLineLength` bytes is
+/// reported as ``LineBlock/tooLong(line:)`` and skipped without being held once it outgrows a block; a shorter
+/// block holding such a line whole is the decoder's to reject (``SampleBlockDecoder``), as ``LineSplitter`` does.
+public struct LineBlockReader: Sendable {
+    /// How many bytes each read asks for.
+    public let blockSize: Int
+    public let maxLineLength: Int
+    /// The start of a line whose end has not been read yet.
+    private var carry: [UInt8] = []
+    /// Whether the rest of a too-long line is being skipped.
+    private var discarding = false
+    private var nextLine = 1
+    private var atEnd = false
+
+    public init(blockSize: Int = 1 << 18, maxLineLength: Int = 1 << 20) {
+        self.blockSize = max(1, blockSize)
+        self.maxLineLength = maxLineLength
+    }
+
+    /// The next block, `nil` after the last one.
+    /// - Parameter read: fills the buffer it is given with up to its count bytes and returns how many it wrote,
+    ///   0 at the end of the input.
+    public mutating func next(reading read: (UnsafeMutableBufferPointer<UInt8>) throws -> Int) rethrows -> LineBlock? {
+        while !atEnd {
+            let kept = carry.count
+            var readCount = 0
+            var buffer = try [UInt8](unsafeUninitializedCapacity: kept + blockSize) { buffer, initialized in
+                _ = UnsafeMutableBufferPointer(rebasing: buffer[..<kept]).initialize(from: carry)
+                readCount = try read(UnsafeMutableBufferPointer(rebasing: buffer[kept...]))
+                initialized = kept + readCount
+            }
+            carry = []
+            guard readCount > 0 else {
+                atEnd = true
+                guard !discarding, !buffer.isEmpty else { return nil }
+                return lines(buffer, count: 1)
+            }
+            if discarding {
+                // The rest of a too-long line: skipped up to its line feed, if this block holds it.
+                guard let lineFeed = buffer.firstIndex(of: UInt8(ascii: "\n")) else { continue }
+                discarding = false
+                buffer.removeSubrange(...lineFeed)
+            }
+            // Searched from the end, where the unfinished line (usually shorter than a line) is.
+            guard let lastLineFeed = buffer.lastIndex(of: UInt8(ascii: "\n")) else {
+                if buffer.count > maxLineLength {
+                    discarding = true
+                    nextLine += 1
+                    return .tooLong(line: nextLine - 1)
+                }
+                carry = buffer
+                continue
+            }
+            carry = Array(buffer[(lastLineFeed + 1)...])
+            buffer.removeLast(buffer.count - lastLineFeed - 1)
+            return lines(buffer, count: Self.lineFeeds(in: buffer))
+        }
+        return nil
+    }
+
+    private mutating func lines(_ bytes: [UInt8], count: Int) -> LineBlock {
+        defer { nextLine += count }
+        return .lines(bytes: bytes, firstLine: nextLine, lineCount: count)
+    }
+
+    /// Sixteen bytes at a time: counting a block's lines byte by byte cost as much as decoding them.
+    private static func lineFeeds(in bytes: [UInt8]) -> Int {
+        bytes.withUnsafeBytes { raw in
+            let lineFeed = SIMD16<UInt8>(repeating: 0x0A)
+            var count = 0
+            var offset = 0
+            while offset + 16 <= raw.count {
+                // Up to 255 vectors per lane sum, so that no lane overflows.
+                var lanes = SIMD16<UInt8>()
+                let end = min(raw.count - 16, offset + 16 * 254)
+                while offset <= end {
+                    let vector = raw.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
+                    lanes &+= SIMD16<UInt8>(repeating: 0).replacing(with: 1, where: vector .== lineFeed)
+                    offset += 16
+                }
+                count += Int(SIMD16<UInt16>(truncatingIfNeeded: lanes).wrappedSum())
+            }
+            for index in offset..<raw.count where raw[index] == 0x0A { count += 1 }
+            return count
+        }
+    }
+}

@@ -1,0 +1,85 @@
+/// Reads the numbers of sample lines — plain decimals such as `25.047812345678903` or `-12` — in one tight loop
+/// over the bytes, correctly rounded.
+///
+/// Coordinates are about a third of a sample line's bytes and were its costliest part to decode through
+/// ``JSONScanner/readNumber()``, which tracks marks for messages and checks bounds digit by digit. This parser
+/// takes only the common shape — JSON's number syntax without an exponent, at most 19 significant digits — and
+/// answers `nil` for anything else (exponents, long mantissas, leading zeros, no digit after the point, …), so
+/// that the caller reads the number the general way, which handles every number and says what is wrong with a
+/// bad one. The value is the one `readNumber` gives: up to 15 significant digits by one exact division
+/// (Clinger's fast path), up to 19 by ``DecimalConversion``'s exact integer division.
+enum PlainDecimalParser {
+    /// The number starting at `start`: its value, the offset just after its text and whether the text is an
+    /// integer (no fraction); `nil` when the text is not a
+    /// plain decimal (see above) or a non-digit byte other than `,`, `}`, `]`, a space, a tab or a carriage return
+    /// follows it (so that `1.5x` and `1.5e3` are left to the general reader).
+    @inline(__always)
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int)
+        -> (value: Double, end: Int, isInteger: Bool)?
+    {
+        let count = bytes.count
+        var index = start
+        guard index < count else { return nil }
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        // The integer part: `0`, or a digit 1–9 and more digits.
+        guard index < count, bytes[index] &- UInt8(ascii: "0") < 10 else { return nil }
+        let integerStart = index
+        var mantissa: UInt64 = 0
+        while index < count, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
+            mantissa = mantissa &* 10 &+ UInt64(digit)
+            index += 1
+        }
+        var digits = index - integerStart
+        if digits > 1, bytes[integerStart] == UInt8(ascii: "0") { return nil }
+        var fractionDigits = 0
+        let isInteger = !(index < count && bytes[index] == UInt8(ascii: "."))
+        if !isInteger {
+            index += 1
+            let fractionStart = index
+            // A full-precision fraction has 13 to 16 digits: eight at a time first. (A mantissa that wraps has more
+            // than 19 significant digits, which the count below refuses.)
+            while index + 8 <= count, let eight = EightBytes.digits(at: index, in: bytes) {
+                mantissa = mantissa &* 100_000_000 &+ eight
+                index += 8
+            }
+            while index < count, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                index += 1
+            }
+            fractionDigits = index - fractionStart
+            guard fractionDigits > 0 else { return nil }
+            digits += fractionDigits
+        }
+        if index < count {
+            switch bytes[index] {
+            case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: " "), UInt8(ascii: "\t"),
+                UInt8(ascii: "\r"):
+                break
+            default:
+                return nil
+            }
+        }
+        // Leading zeros (`0.000123`) are digits of the text but not significant ones.
+        if digits > 19 {
+            var leadingZeros = 0
+            for position in integerStart..<index where bytes[position] != UInt8(ascii: ".") {
+                guard bytes[position] == UInt8(ascii: "0") else { break }
+                leadingZeros += 1
+            }
+            guard digits - leadingZeros <= 19 else { return nil }
+        }
+        let value: Double
+        if mantissa == 0 {
+            value = 0
+        } else if mantissa < 1 << 53, fractionDigits <= 22 {
+            // Both exact as a Double, so one correctly rounded division gives the correctly rounded quotient.
+            value = Double(mantissa) / JSONScanner.powersOfTen[fractionDigits]
+        } else if let exact = DecimalConversion.double(mantissa: mantissa, negativePowerOfTen: fractionDigits) {
+            value = exact
+        } else {
+            return nil
+        }
+        return (negative ? -value : value, index, isInteger)
+    }
+}

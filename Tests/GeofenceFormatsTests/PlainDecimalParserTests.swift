@@ -1,0 +1,67 @@
+import Testing
+
+@testable import GeofenceFormats
+import GeofenceKit
+
+/// The sample decoders' fast number parser gives the standard library's correctly rounded value for every plain
+/// decimal it takes, and leaves every other text to the general reader.
+@Suite struct PlainDecimalParserTests {
+    private func parsed(_ text: String) -> (value: Double, end: Int, isInteger: Bool)? {
+        Array(text.utf8).withUnsafeBufferPointer { PlainDecimalParser.parse($0, from: 0) }
+    }
+
+    /// Seeded random decimals of 1 to 19 significant digits, 0 to 25 of them after the point, some with leading
+    /// zeros after it (`0.000…`), either sign: the same `Double` as `Double(String)`.
+    @Test func randomDecimalsMatchTheStandardParser() throws {
+        var random = SplitMix64(seed: 15)
+        var mismatches: [String] = []
+        for _ in 0..<300_000 {
+            let digits = 1 + Int(random.next() % 19)
+            var text = String(1 + random.next() % 9)
+            for _ in 1..<digits { text.append(String(random.next() % 10)) }
+            let point = Int(random.next() % UInt64(min(digits, 25) + 1))
+            if point > 0 {
+                text.insert(".", at: text.index(text.endIndex, offsetBy: -point))
+                if text.first == "." { text = "0" + text }
+            }
+            if random.next() % 8 == 0, !text.contains(".") {
+                text = "0." + String(repeating: "0", count: Int(random.next() % 6)) + text
+            }
+            if random.next() % 2 == 0 { text = "-" + text }
+            let expected = try #require(Double(text))
+            guard let (value, end, _) = parsed(text), end == text.utf8.count else {
+                mismatches.append("\(text): not parsed")
+                continue
+            }
+            if value.bitPattern != expected.bitPattern { mismatches.append("\(text): \(value) ≠ \(expected)") }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+
+    /// Full-precision coordinates as a fleet feed writes them (`Double.description`): read back to the same bits.
+    @Test func shortestRoundTripCoordinatesReadBackExactly() {
+        var random = SplitMix64(seed: 7)
+        for _ in 0..<100_000 {
+            let value = random.uniform(-180...180)
+            let text = "\(value)"
+            guard !text.contains("e") else { continue }
+            #expect(parsed(text)?.value == value, "\(text)")
+        }
+    }
+
+    @Test func valuesEndsAndIntegerness() {
+        #expect(parsed("25.0478,")?.value == 25.0478)
+        #expect(parsed("25.0478,")?.end == 7)
+        #expect(parsed("-0")?.value.bitPattern == (-0.0 as Double).bitPattern)
+        #expect(parsed("17}")?.isInteger == true)
+        #expect(parsed("17.0 ")?.isInteger == false)
+        #expect(parsed("0.0000001234567890123456789")?.value == 1.234567890123456789e-7)
+    }
+
+    /// Texts the general reader must see: it reads them, or says what is wrong with them.
+    @Test(arguments: ["", "-", "+1", ".5", "1.", "01", "-01.5", "1e5", "1.5E-3", "1.5x", "1.5\n", "NaN",
+        "12345678901234567890", "1.2345678901234567890", "0.1234567890123456789012345678"])
+    func otherTextsAreLeftToTheGeneralReader(text: String) {
+        #expect(parsed(text) == nil)
+    }
+}
