@@ -4,9 +4,9 @@ import GeofenceKit
 /// `Double` without creating a `String`.
 ///
 /// Lenient beyond the schema, since exporters write them: surrounding whitespace and an exponent (`1.5e2`).
-/// Numbers with at most 15 significant digits and a small exponent (every GPS coordinate) are converted
-/// exactly with one multiplication or division (Clinger's fast path); others go through the standard library's
-/// correctly rounded parser.
+/// Numbers of at most 19 digits (every GPS coordinate) are converted exactly with one multiplication or division
+/// (Clinger's fast path) or one integer division (``DecimalConversion``); others go through the standard library's
+/// correctly rounded parser. A point has three numbers, so the digits are read in one tight loop per part.
 
 enum GPXDecimal {
     /// Why a text is not a usable number.
@@ -31,32 +31,24 @@ enum GPXDecimal {
             negative = text[index] == UInt8(ascii: "-")
             index += 1
         }
+        // All digits go into the mantissa, leading zeros included; the count says whether it can have overflowed.
         var mantissa: UInt64 = 0
-        var significantDigits = 0
-        var exponent = 0
-        var digits = 0
-        var seenPoint = false
-        while index < end {
-            let byte = text[index]
-            let digit = byte &- UInt8(ascii: "0")
-            if digit < 10 {
-                digits += 1
-                if mantissa == 0 && digit == 0 {
-                    if seenPoint { exponent -= 1 }
-                } else if significantDigits < 19 {
-                    mantissa = mantissa * 10 + UInt64(digit)
-                    significantDigits += 1
-                    if seenPoint { exponent -= 1 }
-                } else {
-                    significantDigits += 1
-                    if !seenPoint { exponent += 1 }
-                }
-            } else if byte == UInt8(ascii: ".") && !seenPoint {
-                seenPoint = true
-            } else {
-                break
-            }
+        let integerStart = index
+        while index < end, text[index] &- UInt8(ascii: "0") < 10 {
+            mantissa = mantissa &* 10 &+ UInt64(text[index] &- UInt8(ascii: "0"))
             index += 1
+        }
+        var digits = index - integerStart
+        var exponent = 0
+        if index < end && text[index] == UInt8(ascii: ".") {
+            index += 1
+            let fractionStart = index
+            while index < end, text[index] &- UInt8(ascii: "0") < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(text[index] &- UInt8(ascii: "0"))
+                index += 1
+            }
+            digits += index - fractionStart
+            exponent = fractionStart - index
         }
         guard digits > 0 else { return .failure(isSpecial(buffer, start, end) ? .notFinite : .notANumber) }
         if index < end && text[index] | 0x20 == UInt8(ascii: "e") {
@@ -77,12 +69,18 @@ enum GPXDecimal {
         }
         guard index == end else { return .failure(.notANumber) }
 
+        // Each conversion below is correctly rounded, so which one runs never changes the value.
         var value: Double
-        if mantissa == 0 {
+        if digits <= 19 && mantissa == 0 {
             value = 0
-        } else if significantDigits <= 15 && exponent >= -22 && exponent <= 22 {
+        } else if digits <= 19 && mantissa <= 1 << 53 && exponent >= -22 && exponent <= 22 {
+            // Clinger's fast path: an exact integer and an exact power of ten, one rounding.
             value = Double(mantissa)
-            value = exponent < 0 ? value / powerOfTen(-exponent) : value * powerOfTen(exponent)
+            value = exponent < 0 ? value / powersOfTen[-exponent] : value * powersOfTen[exponent]
+        } else if digits <= 19 && exponent <= 0,
+            let exact = DecimalConversion.double(mantissa: mantissa, negativePowerOfTen: -exponent)
+        {
+            value = exact
         } else {
             let slice = UnsafeBufferPointer(start: text + start, count: end - start)
             value = Double(String(decoding: slice, as: UTF8.self)) ?? .infinity
@@ -93,18 +91,11 @@ enum GPXDecimal {
         return .success(negative ? -value : value)
     }
 
-    /// 10^exponent for 0…22, all exactly representable.
-    private static func powerOfTen(_ exponent: Int) -> Double {
-        var value = 1.0
-        var remaining = exponent
-        var factor = 10.0
-        while remaining > 0 {
-            if remaining & 1 == 1 { value *= factor }
-            factor *= factor
-            remaining >>= 1
-        }
-        return value
-    }
+    /// 10^0…10^22, all exactly representable.
+    private static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+        1e19, 1e20, 1e21, 1e22,
+    ]
 
     /// `NaN`, `INF`, `Infinity`, with an optional sign, in any case.
     private static func isSpecial(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {

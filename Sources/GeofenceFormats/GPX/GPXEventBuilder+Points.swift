@@ -4,8 +4,16 @@ import GeofenceKit
 
 extension GPXEventBuilder {
     mutating func startPoint(_ kind: GPXPoint.Kind, _ tag: XMLStartTag) {
-        var point = GPXPoint(latitude: 0, longitude: 0, line: tag.line)
         pendingError = nil
+        // The common case, plain numbers in range, without building the errors' results; anything else is read
+        // again below, where the messages are made.
+        if let latitude = Self.plainCoordinate("lat", limit: 90, tag),
+            let longitude = Self.plainCoordinate("lon", limit: 180, tag)
+        {
+            pending = PendingPoint(kind: kind, point: GPXPoint(latitude: latitude, longitude: longitude, line: tag.line))
+            return
+        }
+        var point = GPXPoint(latitude: 0, longitude: 0, line: tag.line)
         let longitude = coordinate("lon", limit: 180, kind, tag)
         // A latitude out of range beside a longitude that would be a valid latitude: probably a swapped pair.
         let couldBeSwapped = if case .success(let value) = longitude { abs(value) <= 90 } else { false }
@@ -26,6 +34,15 @@ extension GPXEventBuilder {
             }
         }
         pending = PendingPoint(kind: kind, point: point)
+    }
+
+    /// The `lat` or `lon` attribute's value when it is a number in range written without references; else `nil`.
+    static func plainCoordinate(_ name: StaticString, limit: Double, _ tag: XMLStartTag) -> Double? {
+        guard let attribute = tag.attribute(named: name),
+            case .success(let value) = GPXDecimal.parse(tag.rawValue(of: attribute)),
+            value >= -limit && value <= limit
+        else { return nil }
+        return value
     }
 
     /// The `lat` or `lon` attribute's value, checked, or the error that refuses the point.

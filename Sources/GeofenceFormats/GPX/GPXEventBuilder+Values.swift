@@ -4,7 +4,7 @@ import GeofenceKit
 
 extension GPXEventBuilder {
     mutating func startValue(_ tag: XMLStartTag) {
-        if !value.isEmpty { value.removeAll(keepingCapacity: true) }
+        valueLength = 0
         valueProblem = nil
         valueLine = tag.line
         valueColumn = tag.column
@@ -22,8 +22,9 @@ extension GPXEventBuilder {
         if let valueProblem {
             result = .failure(InputError(valueProblem))
         } else {
+            let length = valueLength
             result = value.withUnsafeBufferPointer { bytes -> Result<Timestamp?, InputError> in
-                let text = Self.trimmed(bytes)
+                let text = Self.trimmed(UnsafeBufferPointer(rebasing: bytes[..<length]))
                 guard !text.isEmpty else { return .success(nil) }
                 do throws(InputError) {
                     return .success(try Timestamp.parseISO8601(text))
@@ -59,8 +60,9 @@ extension GPXEventBuilder {
         if valueProblem != nil {
             parsed = .failure(.notANumber)
         } else {
+            let length = valueLength
             parsed = value.withUnsafeBufferPointer { bytes in
-                let text = Self.trimmed(bytes)
+                let text = Self.trimmed(UnsafeBufferPointer(rebasing: bytes[..<length]))
                 return text.isEmpty ? .failure(.notANumber) : GPXDecimal.parse(text)
             }
         }
@@ -70,7 +72,10 @@ extension GPXEventBuilder {
             pending?.point.elevation = elevation
             return
         case .failure(let failure):
-            let text = value.withUnsafeBufferPointer { String(decoding: Self.trimmed($0), as: UTF8.self) }
+            let length = valueLength
+            let text = value.withUnsafeBufferPointer {
+                String(decoding: Self.trimmed(UnsafeBufferPointer(rebasing: $0[..<length])), as: UTF8.self)
+            }
             if let valueProblem {
                 problem = valueProblem + "; the elevation is ignored"
             } else if text.isEmpty {

@@ -34,8 +34,10 @@ struct GPXEventBuilder: XMLTokenHandler {
     var pending: PendingPoint?
     /// Why the pending point is refused; the first problem found wins.
     var pendingError: InputError?
-    /// The text of the open `<time>` or `<ele>`, references decoded.
+    /// The text of the open `<time>` or `<ele>`, references decoded: the first ``valueLength`` bytes. The array
+    /// only grows, so that starting a value costs nothing (two per point).
     var value: [UInt8] = []
+    var valueLength = 0
     /// Why ``value`` cannot be used (too long, a bad reference), if it cannot.
     var valueProblem: String?
     var valueLine = 0
@@ -153,19 +155,34 @@ struct GPXEventBuilder: XMLTokenHandler {
         guard skippedDepth == 0, context == .time || context == .elevation, valueProblem == nil else { return }
         // The first problem in the text wins (see XMLEntityDecoder.decode), whatever the chunks were.
         if isCDATA || !XMLEntityDecoder.needsDecoding(text) {
-            guard value.count + text.count <= Self.maxValueLength else {
+            guard valueLength + text.count <= Self.maxValueLength else {
                 valueProblem = Self.tooLong
                 return
             }
-            value.append(contentsOf: text)
+            appendValue(text)
         } else {
+            var decoded = Array(value[..<valueLength])
             do {
-                if !(try XMLEntityDecoder.decode(text, into: &value, limit: Self.maxValueLength)) {
+                if !(try XMLEntityDecoder.decode(text, into: &decoded, limit: Self.maxValueLength)) {
                     valueProblem = Self.tooLong
                 }
             } catch {
                 valueProblem = error.message
             }
+            value = decoded
+            valueLength = decoded.count
         }
+    }
+
+    /// Appends `text` to the value's bytes.
+    private mutating func appendValue(_ text: UnsafeBufferPointer<UInt8>) {
+        guard let source = text.baseAddress, !text.isEmpty else { return }
+        let start = valueLength
+        let end = start + text.count
+        if value.count < end { value.append(contentsOf: repeatElement(0, count: end - value.count)) }
+        value.withUnsafeMutableBufferPointer { bytes in
+            bytes.baseAddress.map { ($0 + start).update(from: source, count: text.count) }
+        }
+        valueLength = end
     }
 }

@@ -25,7 +25,8 @@ struct XMLStartTag {
     let name: Range<Int>
     /// Where the local name starts: after the first colon, else at the name's start.
     let localNameStart: Int
-    let attributes: [Attribute]
+    /// A view of the tokenizer's storage, like ``bytes``.
+    let attributes: UnsafeBufferPointer<Attribute>
     /// The position of the `<`.
     let line: Int
     let column: Int
@@ -42,7 +43,7 @@ struct XMLStartTag {
         while index < attributes.count {
             let attribute = attributes[index]
             if attribute.name.upperBound - attribute.localNameStart == length,
-                memcmp(base + attribute.localNameStart, localName.utf8Start, length) == 0
+                XMLTokenizer.equalBytes(base + attribute.localNameStart, localName.utf8Start, count: length)
             {
                 return attribute
             }
@@ -94,6 +95,6 @@ struct XMLStartTag {
     static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
         guard bytes.count == text.utf8CodeUnitCount else { return false }
         guard let base = bytes.baseAddress else { return true }
-        return memcmp(base, text.utf8Start, bytes.count) == 0
+        return XMLTokenizer.equalBytes(base, text.utf8Start, count: bytes.count)
     }
 }

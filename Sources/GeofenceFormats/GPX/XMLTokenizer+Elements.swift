@@ -71,7 +71,7 @@ extension XMLTokenizer {
         let nameEnd = j
         guard nameEnd > i + 1 else { throw error("expected an element name after \"<\"", at: i, p) }
         if localNameStart == nameEnd { localNameStart = i + 1 }  // "a:" has no local part: use it whole
-        if !attributes.isEmpty { attributes.removeAll(keepingCapacity: true) }
+        attributeCount = 0
         var selfClosing = false
         while true {
             while j < n && Self.isSpace(p[j]) { j += 1 }
@@ -117,17 +117,24 @@ extension XMLTokenizer {
             guard let close = Self.find(quote, in: p, from: j + 1, to: n) else { return nil }
             // A repeated attribute (two `lat`s on one point) is not well-formed XML, and which one counts is a guess.
             let length = attributeEnd - attributeStart
-            for earlier in attributes where earlier.name.count == length
-                && memcmp(p + i + earlier.name.lowerBound, p + attributeStart, length) == 0
-            {
-                throw error(
-                    "attribute \(name(p, attributeStart, attributeEnd)) appears twice in <\(name(p, i + 1, nameEnd))>",
-                    at: attributeStart, p)
+            for index in 0..<attributeCount {
+                let earlier = attributes[index].name
+                if earlier.count == length && Self.equalBytes(p + i + earlier.lowerBound, p + attributeStart, count: length) {
+                    throw error(
+                        "attribute \(name(p, attributeStart, attributeEnd)) appears twice in <\(name(p, i + 1, nameEnd))>",
+                        at: attributeStart, p)
+                }
             }
-            attributes.append(
-                XMLStartTag.Attribute(
-                    name: (attributeStart - i)..<(attributeEnd - i), localNameStart: attributeLocalStart - i,
-                    value: (j + 1 - i)..<(close - i)))
+            let attribute = XMLStartTag.Attribute(
+                name: (attributeStart - i)..<(attributeEnd - i), localNameStart: attributeLocalStart - i,
+                value: (j + 1 - i)..<(close - i))
+            // The array only grows, to the most attributes of one tag; a tag overwrites the previous tag's.
+            if attributeCount < attributes.count {
+                attributes[attributeCount] = attribute
+            } else {
+                attributes.append(attribute)
+            }
+            attributeCount += 1
             j = close + 1
         }
 
@@ -138,18 +145,22 @@ extension XMLTokenizer {
             throw error("elements are nested more than \(maxDepth) deep", at: i, p)
         }
         let (line, column) = position(at: i, p)
-        let tag = XMLStartTag(
-            bytes: UnsafeBufferPointer(start: p + i, count: j - i), name: 1..<(nameEnd - i),
-            localNameStart: localNameStart - i, attributes: attributes, line: line, column: column)
         rootSeen = true
-        if selfClosing {
-            try handler.startElement(tag)
-            try handler.endElement()
-            if openElements.isEmpty { rootClosed = true }
-        } else {
+        if !selfClosing {
             openElements.append(OpenElement(nameStart: namesEnd, line: line, column: column))
             pushName(p + i + 1, count: nameEnd - i - 1)
+        }
+        let count = attributeCount
+        try attributes.withUnsafeBufferPointer { (attributes) throws(InputError) in
+            let tag = XMLStartTag(
+                bytes: UnsafeBufferPointer(start: p + i, count: j - i), name: 1..<(nameEnd - i),
+                localNameStart: localNameStart - i, attributes: UnsafeBufferPointer(rebasing: attributes[..<count]),
+                line: line, column: column)
             try handler.startElement(tag)
+        }
+        if selfClosing {
+            try handler.endElement()
+            if openElements.isEmpty { rootClosed = true }
         }
         return j
     }
@@ -170,7 +181,7 @@ extension XMLTokenizer {
         let matches = namesEnd - open.nameStart == length
             && elementNames.withUnsafeBufferPointer { names in
                 guard let names = names.baseAddress else { return length == 0 }
-                return memcmp(names + open.nameStart, p + i + 2, length) == 0
+                return Self.equalBytes(names + open.nameStart, p + i + 2, count: length)
             }
         guard matches else {
             let openName = String(decoding: elementNames[open.nameStart..<namesEnd], as: UTF8.self)

@@ -14,7 +14,7 @@ extension XMLTokenizer {
     mutating func pushName(_ name: UnsafePointer<UInt8>, count: Int) {
         let end = namesEnd + count
         if end > elementNames.count {
-            elementNames.append(contentsOf: repeatElement(0, count: end - elementNames.count))
+            elementNames.append(contentsOf: repeatElement(0, count: max(end - elementNames.count, 64)))
         }
         let start = namesEnd
         elementNames.withUnsafeMutableBufferPointer { names in
@@ -50,7 +50,28 @@ extension XMLTokenizer {
     /// Whether `byte` ends a name: whitespace (or another control character), `>`, `/`, `=`, quotes or `<`.
     @inline(__always)
     static func endsName(_ byte: UInt8) -> Bool {
-        byte <= 0x20 || byte == 0x3E || byte == 0x2F || byte == 0x3D || byte == 0x22 || byte == 0x27 || byte == 0x3C
+        // All of them are below 64, so one bit each of a word: one shift and test per byte of a name.
+        byte < 64 && (nameEnders >> UInt64(byte)) & 1 != 0
+    }
+
+    /// Bits 0x00…0x20, `"` (0x22), `'` (0x27), `/` (0x2F), `<` (0x3C), `=` (0x3D) and `>` (0x3E).
+    static let nameEnders: UInt64 = 0x7000_8085_FFFF_FFFF
+
+    /// Whether the `count` bytes at `a` and `b` are equal: eight at a time, then one by one (names are short,
+    /// so this costs less than a call to `memcmp`).
+    @inline(__always)
+    static func equalBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
+        var k = 0
+        while count &- k >= 8 {
+            let left = UnsafeRawPointer(a + k).loadUnaligned(as: UInt64.self)
+            guard left == UnsafeRawPointer(b + k).loadUnaligned(as: UInt64.self) else { return false }
+            k &+= 8
+        }
+        while k < count {
+            guard a[k] == b[k] else { return false }
+            k &+= 1
+        }
+        return true
     }
 
     @inline(__always)

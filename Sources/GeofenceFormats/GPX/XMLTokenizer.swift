@@ -73,8 +73,10 @@ struct XMLTokenizer: Sendable {
     /// Where the comment or CDATA section being skipped started, for a document that ends inside it.
     var sectionLine = 0
     var sectionColumn = 0
-    /// Reused for every start tag, so tags cost no allocation.
+    /// The attributes of the start tag being read: the first ``attributeCount``. Reused for every start tag, so
+    /// tags cost no allocation.
     var attributes: [XMLStartTag.Attribute] = []
+    var attributeCount = 0
     var failure: InputError?
     var finished = false
 

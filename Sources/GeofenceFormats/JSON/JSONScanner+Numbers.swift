@@ -5,10 +5,10 @@ import GeofenceKit
 extension JSONScanner {
     /// Scans a number per RFC 8259 and converts it to the nearest `Double`.
     ///
-    /// Numbers with at most 15 significant digits and a small exponent (every GPS coordinate) are converted
-    /// exactly with one multiplication or division (Clinger's fast path), fractions of up to 19 digits with one
-    /// integer division (``DecimalConversion``); others go through the standard library's correctly rounded
-    /// parser. Values beyond `Double` become ±infinity; callers decide.
+    /// Numbers of at most 19 digits whose digits fit in 53 bits and with a small exponent are converted exactly
+    /// with one multiplication or division (Clinger's fast path), other fractions of up to 19 digits with one
+    /// integer division (``DecimalConversion``: full-precision coordinates); others go through the standard
+    /// library's correctly rounded parser. Values beyond `Double` become ±infinity; callers decide.
     mutating func readNumber() throws(InputError) -> NumberToken {
         let start = offset
         let startMark = mark
@@ -16,30 +16,32 @@ extension JSONScanner {
         guard let first = peek(), first &- UInt8(ascii: "0") < 10 else {
             throw unexpected(expected: "a digit").withNonFiniteHint(spelled: spellsNonFinite)
         }
+        // Every digit goes into the mantissa, leading zeros included; beyond 19 digits it may have overflowed,
+        // and the count sends the number to the general parser.
         var mantissa: UInt64 = 0
-        var significantDigits = 0
+        var digits = 0
         var decimalExponent = 0
         var isInteger = true
         if first == UInt8(ascii: "0") {
             offset += 1
+            digits = 1
             if let next = peek(), next &- UInt8(ascii: "0") < 10 {
                 throw InputError("numbers must not have leading zeros", line: startMark.line, column: startMark.column)
             }
         } else {
-            while let byte = peek(), byte &- UInt8(ascii: "0") < 10 {
-                Self.accumulate(byte, into: &mantissa, &significantDigits, &decimalExponent, isFraction: false)
-                offset += 1
-            }
+            let integerStart = offset
+            accumulateDigits(into: &mantissa)
+            digits = offset - integerStart
         }
         if consume(UInt8(ascii: ".")) {
             isInteger = false
             guard let byte = peek(), byte &- UInt8(ascii: "0") < 10 else {
                 throw unexpected(expected: "a digit after the decimal point")
             }
-            while let byte = peek(), byte &- UInt8(ascii: "0") < 10 {
-                Self.accumulate(byte, into: &mantissa, &significantDigits, &decimalExponent, isFraction: true)
-                offset += 1
-            }
+            let fractionStart = offset
+            accumulateDigits(into: &mantissa)
+            digits += offset - fractionStart
+            decimalExponent = fractionStart - offset
         }
         if let byte = peek(), byte | 0x20 == UInt8(ascii: "e") {
             isInteger = false
@@ -60,14 +62,15 @@ extension JSONScanner {
             decimalExponent += exponentNegative ? -exponent : exponent
         }
         let span = start..<offset
+        // Each conversion below is correctly rounded, so which one runs never changes the value.
         var value: Double
-        if mantissa == 0 {
+        if digits <= 19 && mantissa == 0 {
             value = 0
-        } else if significantDigits <= 15, (-22...22).contains(decimalExponent) {
+        } else if digits <= 19, mantissa <= 1 << 53, (-22...22).contains(decimalExponent) {
             value = Double(mantissa)
             value = decimalExponent < 0 ? value / Self.powersOfTen[-decimalExponent]
                 : value * Self.powersOfTen[decimalExponent]
-        } else if significantDigits <= 19, decimalExponent <= 0,
+        } else if digits <= 19, decimalExponent <= 0,
             let exact = DecimalConversion.double(mantissa: mantissa, negativePowerOfTen: -decimalExponent)
         {
             value = exact
@@ -79,25 +82,21 @@ extension JSONScanner {
         return NumberToken(span: span, value: negative ? -value : value, isIntegerText: isInteger)
     }
 
-    /// Adds one digit to the mantissa, keeping at most 19 (the rest only shift the exponent and force the slow
-    /// path, which rereads the text).
+    /// Reads digits into `mantissa` (wrapping past 19 digits: the caller counts them) up to the first non-digit.
     @inline(__always)
-    static func accumulate(
-        _ byte: UInt8, into mantissa: inout UInt64, _ significantDigits: inout Int, _ exponent: inout Int,
-        isFraction: Bool
-    ) {
-        let digit = UInt64(byte &- UInt8(ascii: "0"))
-        if mantissa == 0 && digit == 0 {
-            if isFraction { exponent -= 1 }
-            return
+    mutating func accumulateDigits(into mantissa: inout UInt64) {
+        guard let base = bytes.baseAddress else { return }
+        var index = offset
+        let end = bytes.count
+        var value = mantissa
+        while index < end {
+            let digit = base[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            value = value &* 10 &+ UInt64(digit)
+            index += 1
         }
-        if significantDigits < 19 {
-            mantissa = mantissa * 10 + digit
-            if isFraction { exponent -= 1 }
-        } else if !isFraction {
-            exponent += 1
-        }
-        significantDigits += 1
+        mantissa = value
+        offset = index
     }
 
     static let powersOfTen: [Double] = [

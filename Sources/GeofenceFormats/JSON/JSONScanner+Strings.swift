@@ -5,10 +5,12 @@ import GeofenceKit
 extension JSONScanner {
     /// Scans a string whose opening quote is next and validates it (escapes, UTF-8, no raw control characters).
     mutating func readStringToken() throws(InputError) -> StringToken {
-        try expect(UInt8(ascii: "\""), "a string")
+        guard consume(UInt8(ascii: "\"")) else { throw unexpected(expected: "a string") }
         let start = offset
         var hasEscapes = false
-        while offset < bytes.count {
+        while true {
+            offset = plainTextEnd(from: offset)
+            guard offset < bytes.count else { break }
             let byte = bytes[offset]
             if byte == UInt8(ascii: "\"") {
                 offset += 1
@@ -30,6 +32,44 @@ extension JSONScanner {
         throw error("unterminated string")
     }
 
+    /// The offset of the first byte from `start` on that needs a look of its own in a string — a quote, a
+    /// backslash, a control character or a non-ASCII byte — or the end of the bytes.
+    ///
+    /// Eight bytes at a time: keys and names are a few bytes each, so a string usually ends in its first word,
+    /// and the word's flags give the quote's place directly.
+    @inline(__always)
+    func plainTextEnd(from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return start }
+        var index = start
+        let end = bytes.count
+        while end &- index >= 8 {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            let special = Self.specialStringBytes(word)
+            if special != 0 { return index &+ special.trailingZeroBitCount >> 3 }
+            index &+= 8
+        }
+        while index < end {
+            let byte = base[index]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { break }
+            index &+= 1
+        }
+        return index
+    }
+
+    /// The high bit of each byte of `word` that is `"`, `\`, below 0x20 or above 0x7F, and no other bit.
+    @inline(__always)
+    static func specialStringBytes(_ word: UInt64) -> UInt64 {
+        let low: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        // Per byte, without carries between bytes: adding 0x7F to the low seven bits sets the high bit unless
+        // they are zero; adding 0x60 sets it when they are at least 0x20.
+        func zeroBytes(_ x: UInt64) -> UInt64 { ~(((x & ~high) &+ ~high) | x) & high }
+        let quotes = zeroBytes(word ^ (low &* 0x22))
+        let backslashes = zeroBytes(word ^ (low &* 0x5C))
+        let controls = ~(((word & ~high) &+ low &* 0x60) | word) & high
+        return quotes | backslashes | controls | (word & high)
+    }
+
     /// Scans a string and decodes it.
     mutating func readString() throws(InputError) -> String {
         string(of: try readStringToken())
@@ -45,13 +85,12 @@ extension JSONScanner {
     /// Whether a scanned string without escapes equals `literal` (an ASCII key), without building a `String`.
     @inline(__always)
     func token(_ token: StringToken, equals literal: StaticString) -> Bool {
-        guard !token.hasEscapes, token.span.count == literal.utf8CodeUnitCount else { return false }
-        let pointer = literal.utf8Start
-        var i = 0
-        for index in token.span {
-            guard bytes[index] == pointer[i] else { return false }
-            i += 1
+        guard !token.hasEscapes, token.span.count == literal.utf8CodeUnitCount, let base = bytes.baseAddress else {
+            return false
         }
+        let text = base + token.span.lowerBound
+        let pointer = literal.utf8Start
+        for i in 0..<token.span.count where text[i] != pointer[i] { return false }
         return true
     }
 

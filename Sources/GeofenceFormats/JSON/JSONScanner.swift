@@ -94,6 +94,7 @@ struct JSONScanner {
     }
 
     /// Consumes `byte` or throws "expected `description`".
+    @inline(__always)
     mutating func expect(_ byte: UInt8, _ description: String) throws(InputError) {
         guard consume(byte) else { throw unexpected(expected: description) }
     }
