@@ -50,6 +50,43 @@ import Testing
         }
     }
 
+    /// The Hilbert curve one level at a time, as it is usually written (the reference of the index's table).
+    static func curvePosition(x: UInt64, y: UInt64) -> UInt64 {
+        var x = x, y = y
+        let last: UInt64 = (1 << 20) - 1
+        var d: UInt64 = 0
+        var s: UInt64 = 1 << 19
+        while s > 0 {
+            let rx: UInt64 = x & s != 0 ? 1 : 0
+            let ry: UInt64 = y & s != 0 ? 1 : 0
+            d += s * s * ((3 * rx) ^ ry)
+            if ry == 0 {
+                if rx == 1 {
+                    x = last - x
+                    y = last - y
+                }
+                swap(&x, &y)
+            }
+            s >>= 1
+        }
+        return d
+    }
+
+    @Test func theCurveKeyIsTheHilbertCurve() {
+        var rng = SplitMix64(seed: 9, stream: 0, purpose: 1)
+        let cell = 1.0 / Double((1 << 20) - 1)
+        for i in 0..<20_000 {
+            // Half the longitudes on the grid lines of the curve (whole steps of x), the others anywhere.
+            let u = i % 2 == 0 ? rng.unit() : (Double(rng.next() % (1 << 20)) * cell)
+            let v = rng.unit()
+            let latitude = -90 + 180 * v, longitude = -180 + 360 * u
+            let x = UInt64(min(max((longitude + 180) / 360, 0), 1) * Double((1 << 20) - 1))
+            let y = UInt64(min(max((latitude + 90) / 180, 0), 1) * Double((1 << 20) - 1))
+            #expect(CatalogIndex.curveKey(latitude: latitude, longitude: longitude) == Self.curvePosition(x: x, y: y))
+        }
+        #expect(CatalogIndex.curveKey(latitude: -90, longitude: -180) == 0)
+    }
+
     @Test func theRadixSortOrdersAsSortDoes() {
         var rng = SplitMix64(seed: 8, stream: 0, purpose: 1)
         // Curve positions with many repeats, and the input order in the low 24 bits.

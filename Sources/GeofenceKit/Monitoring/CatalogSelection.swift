@@ -37,8 +37,8 @@ struct CatalogSelection: Sendable {
 
     /// Makes the device choose again once it is `settings.refreshDistance` from this position.
     mutating func setAnchor(row: Int, latitude: Double, longitude: Double) {
-        anchor[row] = PackedRegion(
-            CircleGeometry(center: Coordinate(unchecked: latitude, longitude), radius: settings.refreshDistance))
+        // A circle's centre and radius are all a packed region holds: no `CircleGeometry` (and its trigonometry).
+        anchor[row] = PackedRegion(latitude: latitude, longitude: longitude, radius: settings.refreshDistance)
         anchorCosine[row] = cos(latitude * .pi / 180)
     }
 
