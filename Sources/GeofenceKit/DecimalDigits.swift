@@ -64,21 +64,64 @@ public enum DecimalDigits {
         return digits
     }
 
+    /// Writes the sixteen digits of `value` (< 10¹⁶, with leading zeros) at `text`, as two 8-digit words.
+    @inlinable @inline(__always)
+    public static func writeSixteen(_ value: UInt64, at text: UnsafeMutablePointer<UInt8>) {
+        let high = value / 100_000_000
+        writeEight(UInt32(truncatingIfNeeded: high), at: text)
+        writeEight(UInt32(truncatingIfNeeded: value &- high &* 100_000_000), at: text + 8)
+    }
+
+    /// 10^`exponent`, for 0 ≤ `exponent` ≤ 19 (a switch of constants, which the compiler makes a table lookup).
+    @inlinable @inline(__always)
+    public static func powerOfTen(_ exponent: Int) -> UInt64 {
+        switch exponent {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1_000
+        case 4: 10_000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        case 8: 100_000_000
+        case 9: 1_000_000_000
+        case 10: 10_000_000_000
+        case 11: 100_000_000_000
+        case 12: 1_000_000_000_000
+        case 13: 10_000_000_000_000
+        case 14: 100_000_000_000_000
+        case 15: 1_000_000_000_000_000
+        case 16: 10_000_000_000_000_000
+        case 17: 100_000_000_000_000_000
+        case 18: 1_000_000_000_000_000_000
+        case 19: 10_000_000_000_000_000_000
+        default: preconditionFailure("10^\(exponent) is not a UInt64")
+        }
+    }
+
     /// Writes the eight digits of `value` (< 10⁸, with leading zeros) at `text` in one 8-byte store.
-    ///
-    /// The number is split in lanes of one 64-bit word, each split again in the same multiplication: two 4-digit
-    /// halves in 32-bit lanes, then four 2-digit quarters in 16-bit lanes, then eight digits in bytes, the first
-    /// digit in the lowest byte (the first in memory, little-endian). `(x * 10486) >> 20` is `x / 100` for
-    /// x < 10⁴ and `(x * 103) >> 10` is `x / 10` for x < 100; neither product overflows its lane.
     @inlinable @inline(__always)
     public static func writeEight(_ value: UInt32, at text: UnsafeMutablePointer<UInt8>) {
+        UnsafeMutableRawPointer(text).storeBytes(of: eightDigits(value).littleEndian, as: UInt64.self)
+    }
+
+    /// The eight digits of `value` (< 10⁸, with leading zeros) as ASCII in one word, the first digit in its
+    /// lowest byte (the first in memory when stored little-endian).
+    ///
+    /// The number is split in lanes of one 64-bit word, each split again in the same multiplication: two 4-digit
+    /// halves in 32-bit lanes, then four 2-digit quarters in 16-bit lanes, then eight digits in bytes. `(x * 10486)
+    /// >> 20` is `x / 100` for x < 10⁴ and `(x * 103) >> 10` is `x / 10` for x < 100; neither product overflows
+    /// its lane.
+    @inlinable @inline(__always)
+    public static func eightDigits(_ value: UInt32) -> UInt64 {
         let high = UInt64(value / 10_000)
         let halves = high | UInt64(value &- UInt32(high) &* 10_000) << 32
         let hundreds = ((halves &* 10486) >> 20) & 0x0000_007F_0000_007F
         let quarters = hundreds | (halves &- hundreds &* 100) << 16
         let tens = ((quarters &* 103) >> 10) & 0x000F_000F_000F_000F
         let digits = tens | (quarters &- tens &* 10) << 8
-        UnsafeMutableRawPointer(text).storeBytes(of: (digits | 0x3030_3030_3030_3030).littleEndian, as: UInt64.self)
+        return digits | 0x3030_3030_3030_3030
     }
 
     /// "00", "01", … "99".

@@ -17,9 +17,10 @@ public enum ShortestDouble {
         }
     }
 
-    /// The room ``write(_:into:)`` needs: the longest text, `-2.2250738585072014e-308`, has 24 bytes; the
-    /// longest plain one, `-9007199254740992.0`, 19.
-    public static let scratchLength = 32
+    /// The room ``write(_:into:)`` needs: the longest text, `-2.2250738585072014e-308`, has 24 bytes, but a
+    /// fraction after an integer part of up to 16 digits is written as 16 digits whatever its length (those past
+    /// the text's end are scratch), up to 34 bytes.
+    public static let scratchLength = 40
 
     /// Writes the text of `value` at `text`, which must have room for ``scratchLength`` bytes; returns its length.
     ///
@@ -36,44 +37,32 @@ public enum ShortestDouble {
             word.withUTF8Buffer { for byte in $0 { text[length] = byte; length += 1 } }
             return length
         }
-        var (significand, exponent) = decimal(of: value.magnitude)
+        let magnitude = value.magnitude
+        var (significand, exponent) = decimal(of: magnitude)
         while significand % 10 == 0 {
             significand /= 10
             exponent += 1
         }
-        // value = 0.d1…dn × 10^point. The digits are written where the text needs them, one place to the right
-        // when a point follows the first `before` of them (those then move one place left, before the point).
+        if magnitude >= 1 && magnitude < 0x1p53 && exponent < 0 {
+            return length + writeIntegerAndFraction(of: magnitude, significand, fractionDigits: -exponent, at: text + length)
+        }
+        // value = 0.d1…dn × 10^point.
         let count = DecimalDigits.count(significand)
         let point = exponent + count
-        func shiftLeft(_ before: Int) {
-            guard before < 8 else {
-                for i in 0..<before { text[length + i] = text[length + i + 1] }
-                text[length + before] = UInt8(ascii: ".")
-                return
-            }
-            // In one 8-byte word (little-endian: byte i is text[length + i]): the first `before` bytes from the
-            // word one place on (the digits moved left), then the point, then the bytes already there (the
-            // fraction's digits, in place).
-            let raw = UnsafeMutableRawPointer(text + length)
-            let here = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
-            let next = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 1, as: UInt64.self))
-            let moved: UInt64 = 1 << (8 * UInt64(before)) - 1
-            let dot = UInt64(UInt8(ascii: ".")) << (8 * UInt64(before))
-            let kept = ~(moved | 0xFF << (8 * UInt64(before)))
-            raw.storeBytes(of: ((next & moved) | dot | (here & kept)).littleEndian, as: UInt64.self)
-        }
         func put(_ byte: UInt8) {
             text[length] = byte
             length += 1
         }
-        if point < -3 || value.magnitude > 0x1p53 {
-            // d1[.d2…dn]e±XX, the exponent with at least two digits.
+        if point < -3 || magnitude > 0x1p53 {
+            // d1[.d2…dn]e±XX, the exponent with at least two digits. The digits are written one place to the
+            // right, then the first moves left before the point (byte moves: a wider load of the bytes just
+            // stored would wait for the stores to land).
+            DecimalDigits.write(significand, count: count, at: text + length + 1)
+            text[length] = text[length + 1]
             if count > 1 {
-                DecimalDigits.write(significand, count: count, at: text + length + 1)
-                shiftLeft(1)
+                text[length + 1] = UInt8(ascii: ".")
                 length += count + 1
             } else {
-                DecimalDigits.write(significand, count: 1, at: text + length)
                 length += 1
             }
             let power = point - 1
@@ -89,11 +78,8 @@ public enum ShortestDouble {
             for _ in 0 ..< -point { put(UInt8(ascii: "0")) }
             DecimalDigits.write(significand, count: count, at: text + length)
             length += count
-        } else if point < count {
-            DecimalDigits.write(significand, count: count, at: text + length + 1)
-            shiftLeft(point)
-            length += count + 1
         } else {
+            // An integer: its digits, the zeros its exponent stands for, `.0`.
             DecimalDigits.write(significand, count: count, at: text + length)
             length += count
             for _ in 0 ..< point - count { put(UInt8(ascii: "0")) }
@@ -101,6 +87,36 @@ public enum ShortestDouble {
             put(UInt8(ascii: "0"))
         }
         return length
+    }
+
+    /// Writes `integer.fraction`, the text of `magnitude` (1 ≤ magnitude < 2⁵³, not an integer), whose shortest
+    /// decimal is `significand` × 10^−`fractionDigits`; returns its length.
+    ///
+    /// The integer part is the value's own: the shortest decimal never lies across an integer from the value,
+    /// as that integer would then round to the value too and be shorter. Up to 7 digits (coordinates have 1 to
+    /// 3), it and the point are one 8-byte word. The fraction is what the significand holds past it, at most 16
+    /// digits (the significand has 17 at most), written as exactly 16 — scaled up by the missing powers of ten —
+    /// in two 8-digit words. No loop, and no byte is read back after it is written: every store lands whole.
+    /// The bytes past the text's end are scratch.
+    @inlinable @inline(__always)
+    static func writeIntegerAndFraction(
+        of magnitude: Double, _ significand: UInt64, fractionDigits: Int, at text: UnsafeMutablePointer<UInt8>
+    ) -> Int {
+        let integer = UInt64(magnitude)
+        let fraction = significand &- integer &* DecimalDigits.powerOfTen(fractionDigits)
+        var length: Int
+        if integer < 10_000_000 {
+            // The eight digits with the leading zeros shifted out (they are the word's low bytes), the point after.
+            length = DecimalDigits.count(integer)
+            let digits = DecimalDigits.eightDigits(UInt32(truncatingIfNeeded: integer)) &>> (64 &- 8 &* UInt64(length))
+            let word = digits | UInt64(UInt8(ascii: ".")) &<< (8 &* UInt64(length))
+            UnsafeMutableRawPointer(text).storeBytes(of: word.littleEndian, as: UInt64.self)
+        } else {
+            length = DecimalDigits.write(integer, at: text)
+            text[length] = UInt8(ascii: ".")
+        }
+        DecimalDigits.writeSixteen(fraction &* DecimalDigits.powerOfTen(16 &- fractionDigits), at: text + length + 1)
+        return length + 1 + fractionDigits
     }
 
     // MARK: Schubfach

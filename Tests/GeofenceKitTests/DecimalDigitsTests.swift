@@ -38,6 +38,26 @@ import Testing
         }
     }
 
+    @Test func writesSixteenDigitsAtOnceWithLeadingZeros() {
+        var rng = SplitMix64(seed: 23)
+        let values: [UInt64] = [0, 1, 99_999_999, 100_000_000, 9_999_999_999_999_999]
+            + (0..<20_000).map { _ in rng.next() % 10_000_000_000_000_000 >> (rng.next() % 54) }
+        for value in values {
+            var bytes = [UInt8](repeating: 0, count: 16)
+            bytes.withUnsafeMutableBufferPointer { DecimalDigits.writeSixteen(value, at: $0.baseAddress!) }
+            let expected = String(repeating: "0", count: 16 - String(value).count) + String(value)
+            #expect(String(decoding: bytes, as: UTF8.self) == expected)
+        }
+    }
+
+    @Test func powersOfTenAreEveryOneAUInt64Holds() {
+        var power: UInt64 = 1
+        for exponent in 0...19 {
+            #expect(DecimalDigits.powerOfTen(exponent) == power)
+            if exponent < 19 { power *= 10 }
+        }
+    }
+
     @Test func writesEightDigitsAtOnceWithLeadingZeros() {
         var rng = SplitMix64(seed: 22)
         let values: [UInt32] = [0, 1, 9, 10, 99, 100, 9_999, 10_000, 12_345_678, 99_999_999]

@@ -55,6 +55,27 @@ import Testing
         #expect(lines.count == 2 && lines.allSatisfy { $0.contains("\"\(name)\"") })
     }
 
+    /// Names of lengths around what a line's scratch buffer leaves after its bounded pieces, in one batch: every
+    /// line whole, in order, as encoded one by one.
+    @Test func namesNearTheScratchBuffersSizeAreWrittenWhole() {
+        let lengths = [1, 7_000, 7_679, 7_680, 7_681, 8_000, 8_191, 8_192, 8_193, 3]
+        let names = lengths.map { String(repeating: "r", count: $0) }
+        var single = EventEncoder(deviceNames: .generated, regionNames: .listed(names))
+        var batched = single
+        let events = (0..<40).map { i in
+            GeofenceEvent(
+                device: Int32(i % 3), region: Int32(i % names.count), kind: .state,
+                time: Timestamp(microseconds: Int64(i) * 1_234_567), latitude: -33.86881234567891,
+                longitude: 151.20929876543211, inside: true)
+        }
+        var one: [UInt8] = []
+        for event in events { single.encode(event, into: &one) }
+        var all: [UInt8] = []
+        batched.encode(events, into: &all)
+        #expect(all == one)
+        #expect(String(decoding: all, as: UTF8.self).split(separator: "\n").count == events.count)
+    }
+
     @Test func eachKindsEventFieldNamesItAsItsDescription() {
         for kind in EventKind.allCases {
             #expect(EventEncoder.eventField(of: kind).description == #","event":"\#(kind.description)""#)
@@ -71,6 +92,7 @@ import Testing
             switch rng.next() % 8 {
             case 0: time += Int64(rng.next() % 10_000_000_000_000)
             case 1: time += Int64(rng.next() % 200_000_000_000)
+            case 2, 3: time += Int64(rng.next() % 2_000_000) - 1_000_000  // within a second or its neighbours
             default: time += Int64(rng.next() % 20_000_000_000) - 10_000_000_000
             }
             times.append(time)

@@ -1,29 +1,36 @@
 import GeofenceKit
 
-/// An output line built in a fixed scratch buffer and appended to the output in one copy.
+/// Output lines built in a fixed scratch buffer and appended to the output in one copy.
 ///
 /// Appending many short pieces to an array one by one costs a capacity check, a uniqueness check and a copy call
-/// each, which made them most of the cost of encoding an event. Here a piece costs a bounds check and its bytes:
-/// the writes are inlined, a literal's length is known where it is written (so its copy is a few moves, not a
-/// `memcpy` call), and numbers are written in place two digits at a time (``DecimalDigits``). A piece that does
-/// not fit in the space left flushes what is written so far first (a long name goes straight to the output), so
-/// any line can be written.
+/// each, which made them most of the cost of encoding an event. Here a line starts by making room for all its
+/// pieces of bounded length at once (``boundedRoom``: literals, numbers, times), which are then written without a
+/// check: a literal's length is known where it is written (so its copy is a few moves, not a `memcpy` call), and
+/// numbers are written in place, eight digits at a time (``DecimalDigits``). Only a piece of any length (a name,
+/// a reason) is checked: it flushes what is written so far when it does not fit with the room still needed after
+/// it (a long name goes straight to the output), so any line can be written.
 struct LineWriter {
+    /// The room that all the pieces of bounded length of one line fit in together. The longest such line, a
+    /// `state` event with a `detectedAt` time and generated names, needs under 400 bytes: the device (38) and
+    /// region (59) with the longest numbers, the event and `inside` fields (35), two times (57 + 64), two
+    /// coordinates (48 + 47), `seq` (27) and the end; a name or reason between them frees the room it follows.
+    static let boundedRoom = 512
+
     private let base: UnsafeMutablePointer<UInt8>
     private let capacity: Int
     private var count = 0
 
-    /// Writes into `scratch` (at least 128 bytes: the longest literal or number).
+    /// Writes into `scratch` (at least twice ``boundedRoom``).
     init(scratch: UnsafeMutableBufferPointer<UInt8>) {
-        precondition(scratch.count >= 128, "the scratch buffer must hold the longest literal or number")
+        precondition(scratch.count >= 2 * Self.boundedRoom, "the scratch buffer must hold a line's bounded pieces")
         base = scratch.baseAddress!
         capacity = scratch.count
     }
 
-    /// Makes room for `length` bytes, flushing into `output` when needed.
+    /// Starts a line: makes room for its pieces of bounded length, flushing into `output` when needed.
     @inline(__always)
-    private mutating func reserve(_ length: Int, flushingInto output: inout [UInt8]) {
-        if count &+ length > capacity { flush(into: &output) }
+    mutating func startLine(flushingInto output: inout [UInt8]) {
+        if count &+ Self.boundedRoom > capacity { flush(into: &output) }
     }
 
     /// Appends what is written to `output` and starts again.
@@ -32,20 +39,58 @@ struct LineWriter {
         count = 0
     }
 
-    /// A literal: shorter than the scratch buffer, so always copied into it.
+    /// Checks, in debug builds, that `length` bytes fit: a bounded piece always does after ``startLine(flushingInto:)``.
     @inline(__always)
-    mutating func write(_ text: StaticString, flushingInto output: inout [UInt8]) {
+    private func assertRoom(_ length: Int) {
+        assert(count + length <= capacity, "a line's bounded pieces outgrew LineWriter.boundedRoom")
+    }
+
+    // MARK: Pieces of bounded length
+
+    /// A literal.
+    @inline(__always)
+    mutating func write(_ text: StaticString) {
         text.withUTF8Buffer { bytes in
-            reserve(bytes.count, flushingInto: &output)
+            assertRoom(bytes.count)
             (base + count).update(from: bytes.baseAddress!, count: bytes.count)
             count &+= bytes.count
         }
     }
 
     @inline(__always)
+    mutating func write(byte: UInt8) {
+        assertRoom(1)
+        base[count] = byte
+        count &+= 1
+    }
+
+    /// The decimal digits of a non-negative number.
+    @inline(__always)
+    mutating func write(decimal value: Int) {
+        assertRoom(20)
+        count &+= DecimalDigits.write(UInt64(value), at: base + count)
+    }
+
+    /// The shortest round-trip text of a `Double` (``ShortestDouble``).
+    @inline(__always)
+    mutating func write(_ value: Double) {
+        assertRoom(ShortestDouble.scratchLength)
+        count &+= ShortestDouble.write(value, into: base + count)
+    }
+
+    /// A timestamp as ISO-8601 (``Timestamp/iso8601``), through the encoder's cache of the last day's date.
+    @inline(__always)
+    mutating func write(_ time: Timestamp, cache: inout TimestampTextCache) {
+        assertRoom(TimestampTextCache.room)
+        count &+= cache.write(time, at: base + count)
+    }
+
+    // MARK: Pieces of any length
+
+    /// Bytes of any length; afterwards there is room for ``boundedRoom`` bytes again.
     mutating func write(_ bytes: UnsafeBufferPointer<UInt8>, flushingInto output: inout [UInt8]) {
-        reserve(bytes.count, flushingInto: &output)
-        guard bytes.count <= capacity else { return output.append(contentsOf: bytes) }
+        if count &+ bytes.count &+ Self.boundedRoom > capacity { flush(into: &output) }
+        guard bytes.count &+ Self.boundedRoom <= capacity else { return output.append(contentsOf: bytes) }
         if let start = bytes.baseAddress { (base + count).update(from: start, count: bytes.count) }
         count &+= bytes.count
     }
@@ -54,31 +99,8 @@ struct LineWriter {
         bytes.withUnsafeBufferPointer { write($0, flushingInto: &output) }
     }
 
-    @inline(__always)
-    mutating func write(byte: UInt8, flushingInto output: inout [UInt8]) {
-        reserve(1, flushingInto: &output)
-        base[count] = byte
-        count &+= 1
-    }
-
-    /// The decimal digits of a non-negative number.
-    @inline(__always)
-    mutating func write(decimal value: Int, flushingInto output: inout [UInt8]) {
-        reserve(20, flushingInto: &output)
-        count &+= DecimalDigits.write(UInt64(value), at: base + count)
-    }
-
-    /// The shortest round-trip text of a `Double` (``ShortestDouble``).
-    @inline(__always)
-    mutating func write(_ value: Double, flushingInto output: inout [UInt8]) {
-        reserve(ShortestDouble.scratchLength, flushingInto: &output)
-        count &+= ShortestDouble.write(value, into: base + count)
-    }
-
-    /// A timestamp as ISO-8601 (``Timestamp/iso8601``), through the encoder's cache of the last day's date.
-    @inline(__always)
-    mutating func write(_ time: Timestamp, cache: inout TimestampTextCache, flushingInto output: inout [UInt8]) {
-        reserve(TimestampTextCache.room, flushingInto: &output)
-        count &+= cache.write(time, at: base + count)
+    mutating func write(_ text: String, flushingInto output: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { write($0, flushingInto: &output) }
     }
 }
