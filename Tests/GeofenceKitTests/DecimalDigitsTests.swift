@@ -38,16 +38,23 @@ import Testing
         }
     }
 
+    /// Writes each value with `write` into `width` bytes and expects its decimal text, zero-padded to `width`.
+    static func expectZeroPadded<Value: BinaryInteger>(
+        _ values: [Value], width: Int, _ write: (Value, UnsafeMutablePointer<UInt8>) -> Void
+    ) {
+        for value in values {
+            var bytes = [UInt8](repeating: 0, count: width)
+            bytes.withUnsafeMutableBufferPointer { write(value, $0.baseAddress!) }
+            let expected = String(repeating: "0", count: width - String(value).count) + String(value)
+            #expect(String(decoding: bytes, as: UTF8.self) == expected)
+        }
+    }
+
     @Test func writesSixteenDigitsAtOnceWithLeadingZeros() {
         var rng = SplitMix64(seed: 23)
         let values: [UInt64] = [0, 1, 99_999_999, 100_000_000, 9_999_999_999_999_999]
             + (0..<20_000).map { _ in rng.next() % 10_000_000_000_000_000 >> (rng.next() % 54) }
-        for value in values {
-            var bytes = [UInt8](repeating: 0, count: 16)
-            bytes.withUnsafeMutableBufferPointer { DecimalDigits.writeSixteen(value, at: $0.baseAddress!) }
-            let expected = String(repeating: "0", count: 16 - String(value).count) + String(value)
-            #expect(String(decoding: bytes, as: UTF8.self) == expected)
-        }
+        Self.expectZeroPadded(values, width: 16) { DecimalDigits.writeSixteen($0, at: $1) }
     }
 
     @Test func powersOfTenAreEveryOneAUInt64Holds() {
@@ -62,12 +69,7 @@ import Testing
         var rng = SplitMix64(seed: 22)
         let values: [UInt32] = [0, 1, 9, 10, 99, 100, 9_999, 10_000, 12_345_678, 99_999_999]
             + (0..<20_000).map { _ in UInt32(rng.next() % 100_000_000) }
-        for value in values {
-            var bytes = [UInt8](repeating: 0, count: 8)
-            bytes.withUnsafeMutableBufferPointer { DecimalDigits.writeEight(value, at: $0.baseAddress!) }
-            let expected = String(repeating: "0", count: 8 - String(value).count) + String(value)
-            #expect(String(decoding: bytes, as: UTF8.self) == expected)
-        }
+        Self.expectZeroPadded(values, width: 8) { DecimalDigits.writeEight($0, at: $1) }
     }
 
     @Test func padsWithZerosToTheCountAskedFor() {
