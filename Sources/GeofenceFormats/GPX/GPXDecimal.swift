@@ -4,9 +4,8 @@ import GeofenceKit
 /// `Double` without creating a `String`.
 ///
 /// Lenient beyond the schema, since exporters write them: surrounding whitespace and an exponent (`1.5e2`).
-/// Numbers of at most 19 digits (every GPS coordinate) are converted exactly with one multiplication or division
-/// (Clinger's fast path) or one integer division (``DecimalConversion``); others go through the standard library's
-/// correctly rounded parser. A point has three numbers, so the digits are read in one tight loop per part.
+/// Numbers of at most 19 digits (every GPS coordinate) are converted exactly by ``DecimalConversion``; others go
+/// through the standard library's correctly rounded parser. A point has three numbers, so the digits are read in one tight loop per part.
 
 enum GPXDecimal {
     /// Why a text is not a usable number.
@@ -69,33 +68,15 @@ enum GPXDecimal {
         }
         guard index == end else { return .failure(.notANumber) }
 
-        // Each conversion below is correctly rounded, so which one runs never changes the value.
-        var value: Double
-        if digits <= 19 && mantissa == 0 {
-            value = 0
-        } else if digits <= 19 && mantissa <= 1 << 53 && exponent >= -22 && exponent <= 22 {
-            // Clinger's fast path: an exact integer and an exact power of ten, one rounding.
-            value = Double(mantissa)
-            value = exponent < 0 ? value / powersOfTen[-exponent] : value * powersOfTen[exponent]
-        } else if digits <= 19 && exponent <= 0,
-            let exact = DecimalConversion.double(mantissa: mantissa, negativePowerOfTen: -exponent)
-        {
-            value = exact
-        } else {
+        guard let value = DecimalConversion.double(mantissa: mantissa, digits: digits, exponent: exponent) else {
             let slice = UnsafeBufferPointer(start: text + start, count: end - start)
-            value = Double(String(decoding: slice, as: UTF8.self)) ?? .infinity
+            let value = Double(String(decoding: slice, as: UTF8.self)) ?? .infinity
             guard value.isFinite else { return .failure(.notFinite) }
             return .success(value)
         }
         guard value.isFinite else { return .failure(.notFinite) }
         return .success(negative ? -value : value)
     }
-
-    /// 10^0…10^22, all exactly representable.
-    private static let powersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
-        1e19, 1e20, 1e21, 1e22,
-    ]
 
     /// `NaN`, `INF`, `Infinity`, with an optional sign, in any case.
     private static func isSpecial(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {

@@ -6,6 +6,31 @@
 /// integer division, whose quotient holds 64 significant bits and whose remainder says whether anything is left
 /// below them, so rounding to 53 bits (half to even) is exact: the same `Double` as `strtod` gives.
 enum DecimalConversion {
+    /// `mantissa × 10^exponent` rounded to the nearest `Double`, for a number whose text had `digits` significant
+    /// digits (all read into `mantissa`, which may have wrapped past 19); `nil` when no exact path here applies and
+    /// the caller must parse the text the general way.
+    ///
+    /// The readers of JSON, GPX and sample lines all end in this: 0; up to 2^53 with a power of ten up to 10^22,
+    /// both exact as `Double`s, one multiplication or division (Clinger's fast path); other fractions of up to 19
+    /// digits, one integer division (``double(mantissa:negativePowerOfTen:)``). Each is correctly rounded, so which
+    /// one runs never changes the value.
+    @inline(__always)
+    static func double(mantissa: UInt64, digits: Int, exponent: Int) -> Double? {
+        guard digits <= 19 else { return nil }
+        if mantissa == 0 { return 0 }
+        if mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
+            let value = Double(mantissa)
+            return exponent < 0 ? value / powersOfTen[-exponent] : value * powersOfTen[exponent]
+        }
+        return exponent <= 0 ? double(mantissa: mantissa, negativePowerOfTen: -exponent) : nil
+    }
+
+    /// 10^0…10^22, all exactly representable.
+    static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+        1e19, 1e20, 1e21, 1e22,
+    ]
+
     /// 5^k for k = 0…27 (5^27 < 2^63).
     private static let powersOfFive: [UInt64] = {
         var powers: [UInt64] = [1]

@@ -5,10 +5,8 @@ import GeofenceKit
 extension JSONScanner {
     /// Scans a number per RFC 8259 and converts it to the nearest `Double`.
     ///
-    /// Numbers of at most 19 digits whose digits fit in 53 bits and with a small exponent are converted exactly
-    /// with one multiplication or division (Clinger's fast path), other fractions of up to 19 digits with one
-    /// integer division (``DecimalConversion``: full-precision coordinates); others go through the standard
-    /// library's correctly rounded parser. Values beyond `Double` become ±infinity; callers decide.
+    /// Numbers of at most 19 digits are converted exactly by ``DecimalConversion`` (every coordinate, full
+    /// precision included); others go through the standard library's correctly rounded parser. Values beyond `Double` become ±infinity; callers decide.
     mutating func readNumber() throws(InputError) -> NumberToken {
         let start = offset
         let startMark = mark
@@ -62,20 +60,9 @@ extension JSONScanner {
             decimalExponent += exponentNegative ? -exponent : exponent
         }
         let span = start..<offset
-        // Each conversion below is correctly rounded, so which one runs never changes the value.
-        var value: Double
-        if digits <= 19 && mantissa == 0 {
-            value = 0
-        } else if digits <= 19, mantissa <= 1 << 53, (-22...22).contains(decimalExponent) {
-            value = Double(mantissa)
-            value = decimalExponent < 0 ? value / Self.powersOfTen[-decimalExponent]
-                : value * Self.powersOfTen[decimalExponent]
-        } else if digits <= 19, decimalExponent <= 0,
-            let exact = DecimalConversion.double(mantissa: mantissa, negativePowerOfTen: -decimalExponent)
-        {
-            value = exact
-        } else {
-            value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[span]), as: UTF8.self))
+        guard let value = DecimalConversion.double(mantissa: mantissa, digits: digits, exponent: decimalExponent)
+        else {
+            let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[span]), as: UTF8.self))
                 ?? (negative ? -.infinity : .infinity)
             return NumberToken(span: span, value: value, isIntegerText: isInteger)
         }
@@ -98,11 +85,6 @@ extension JSONScanner {
         mantissa = value
         offset = index
     }
-
-    static let powersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
-        1e19, 1e20, 1e21, 1e22,
-    ]
 
     /// The text of a scanned span, for error messages and raw number text.
     func text(of span: Range<Int>) -> String {

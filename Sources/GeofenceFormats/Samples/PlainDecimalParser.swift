@@ -6,8 +6,7 @@
 /// takes only the common shape — JSON's number syntax without an exponent, at most 19 significant digits — and
 /// answers `nil` for anything else (exponents, long mantissas, leading zeros, no digit after the point, …), so
 /// that the caller reads the number the general way, which handles every number and says what is wrong with a
-/// bad one. The value is the one `readNumber` gives: up to 15 significant digits by one exact division
-/// (Clinger's fast path), up to 19 by ``DecimalConversion``'s exact integer division.
+/// bad one. The value is the one `readNumber` gives: both convert through ``DecimalConversion``.
 enum PlainDecimalParser {
     /// The number starting at `start`: its value, the offset just after its text and whether the text is an
     /// integer (no fraction); `nil` when the text is not a
@@ -60,26 +59,15 @@ enum PlainDecimalParser {
                 return nil
             }
         }
-        // Leading zeros (`0.000123`) are digits of the text but not significant ones.
+        // Leading zeros (`0.000123`) are digits of the text but not significant ones (they leave the mantissa 0).
         if digits > 19 {
-            var leadingZeros = 0
             for position in integerStart..<index where bytes[position] != UInt8(ascii: ".") {
                 guard bytes[position] == UInt8(ascii: "0") else { break }
-                leadingZeros += 1
+                digits -= 1
             }
-            guard digits - leadingZeros <= 19 else { return nil }
         }
-        let value: Double
-        if mantissa == 0 {
-            value = 0
-        } else if mantissa < 1 << 53, fractionDigits <= 22 {
-            // Both exact as a Double, so one correctly rounded division gives the correctly rounded quotient.
-            value = Double(mantissa) / JSONScanner.powersOfTen[fractionDigits]
-        } else if let exact = DecimalConversion.double(mantissa: mantissa, negativePowerOfTen: fractionDigits) {
-            value = exact
-        } else {
-            return nil
-        }
+        guard let value = DecimalConversion.double(mantissa: mantissa, digits: digits, exponent: -fractionDigits)
+        else { return nil }
         return (negative ? -value : value, index, isInteger)
     }
 }
