@@ -26,25 +26,9 @@ extension MonitorState {
             | (isInside ? Self.inside | Self.appInside : 0)
         slots.store(SlotTable.Slot(geometry: record, radius: circle.radius, region: circle.id, flags: flags), at: slot)
         // A plain circle has no saved or assumed state: the initial triggers report its side.
-        let triggers = settings.initialTriggers
-        if triggers.contains(.state) {
-            emit(
-                .state, device: device, slot: slot, time: time, latitude: sample.latitude, longitude: sample.longitude,
-                inside: isInside, isAnswer: true, into: &events)
-        }
-        if isInside && triggers.contains(.enter) {
-            emit(
-                .enter, device: device, slot: slot, time: time, latitude: sample.latitude, longitude: sample.longitude,
-                isAnswer: true, into: &events)
-        }
-        if !isInside && triggers.contains(.exit) {
-            emit(
-                .exit, device: device, slot: slot, time: time, latitude: sample.latitude, longitude: sample.longitude,
-                isAnswer: true, into: &events)
-        }
-        if isInside && triggers.contains(.dwell) && dwells {
-            startDwell(device: device, slot: slot, from: time.microseconds)
-        }
+        reportInitialSide(
+            slot: slot, device: device, inside: isInside, notifyOnEntry: true, notifyOnExit: true, dwells: dwells,
+            time: time, latitude: sample.latitude, longitude: sample.longitude, into: &events)
         return clearance
     }
 }

@@ -195,19 +195,31 @@ extension MonitorState {
             return
         }
         // Initial triggers report what the app sees (for an enclosed polygon, the polygon's side).
+        reportInitialSide(
+            slot: slot, device: device, inside: appInside, notifyOnEntry: region.notifyOnEntry,
+            notifyOnExit: region.notifyOnExit, dwells: dwells, time: time, latitude: latitude, longitude: longitude,
+            into: &events)
+    }
+
+    /// The profile's initial triggers for a newly registered slot with no saved or assumed state: its side as a
+    /// state, an enter or an exit (where the region notifies of it), and a dwell started inside.
+    mutating func reportInitialSide(
+        slot: Int, device: Int32, inside: Bool, notifyOnEntry: Bool, notifyOnExit: Bool, dwells: Bool,
+        time: Timestamp, latitude: Double, longitude: Double, into events: inout [GeofenceEvent]
+    ) {
         let triggers = settings.initialTriggers
         if triggers.contains(.state) {
             emit(
-                .state, device: device, slot: slot, time: time, latitude: latitude, longitude: longitude, inside: appInside,
+                .state, device: device, slot: slot, time: time, latitude: latitude, longitude: longitude, inside: inside,
                 isAnswer: true, into: &events)
         }
-        if appInside && triggers.contains(.enter) && region.notifyOnEntry {
+        if inside && triggers.contains(.enter) && notifyOnEntry {
             emit(.enter, device: device, slot: slot, time: time, latitude: latitude, longitude: longitude, isAnswer: true, into: &events)
         }
-        if !appInside && triggers.contains(.exit) && region.notifyOnExit {
+        if !inside && triggers.contains(.exit) && notifyOnExit {
             emit(.exit, device: device, slot: slot, time: time, latitude: latitude, longitude: longitude, isAnswer: true, into: &events)
         }
-        if appInside && triggers.contains(.dwell) && dwells {
+        if inside && triggers.contains(.dwell) && dwells {
             startDwell(device: device, slot: slot, from: time.microseconds)
         }
     }
