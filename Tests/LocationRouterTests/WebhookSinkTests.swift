@@ -94,6 +94,7 @@ import Testing
     @Test func anAcceptingServerGetsEveryEventOnceAsJSONArrays() async throws {
         let server = try WebhookTestServer()
         let deadLetter = Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: deadLetter) }
         defer { server.stop() }
         // A long linger and timeout: on a machine busy with other tests, neither may split a batch or retry one.
         let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) {
@@ -127,6 +128,7 @@ import Testing
     @Test func serverErrorsAreRetriedUntilTheServerRecovers() async throws {
         let server = try WebhookTestServer { index, _ in index < 4 ? WebhookTestServer.Response(status: 500) : .ok }
         let deadLetter = Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: deadLetter) }
         defer { server.stop() }
         let configuration = try Self.configuration(server, deadLetter: deadLetter) { $0.concurrency = 1 }
         let clock = ManualClock()
@@ -156,6 +158,7 @@ import Testing
             index == 0 ? WebhookTestServer.Response(status: 429, headers: [("Retry-After", "1")]) : .ok
         }
         let deadLetter = Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: deadLetter) }
         defer { server.stop() }
         let clock = ManualClock()
         let sink = WebhookSink(
@@ -184,6 +187,7 @@ import Testing
             index < 2 ? WebhookTestServer.Response(status: index == 0 ? 503 : 429, headers: [("Retry-After", "0")]) : .ok
         }
         let deadLetter = Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: deadLetter) }
         defer { server.stop() }
         let clock = ManualClock()
         let sink = WebhookSink(
@@ -213,6 +217,7 @@ import Testing
             return WebhookTestServer.Response(status: 200, delay: 0.2)
         }
         let deadLetter = Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: deadLetter) }
         defer { server.stop() }
         // A timeout far past the barrier's wait, so that waiting there is never a timeout and a retry.
         let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) {
