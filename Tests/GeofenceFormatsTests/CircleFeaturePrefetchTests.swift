@@ -74,12 +74,19 @@ import GeofenceKit
                 alone.continuationBytes = 1
                 var ahead = alone
                 let expected = CircleFeatureShortcut.read(&alone)
-                let feature = prefetch.take(at: start)
-                #expect((feature == nil) == (expected == nil), "feature \(index)")
-                guard let feature, let expected else { continue }
+                // Takes one feature: the run stops at the next one, which is refused.
+                var read: [Region] = []
+                let count = prefetch.takeRun(from: &ahead) { region, hash in
+                    #expect(hash == FeatureIdentifiers.hash(region.id))
+                    guard read.isEmpty else { return false }
+                    read.append(region)
+                    return true
+                }
+                #expect(count == read.count)
+                #expect(read.isEmpty == (expected == nil), "feature \(index)")
+                guard let feature = read.first, let expected else { continue }
                 taken += 1
-                CircleFeaturePrefetch.skip(feature, in: &ahead)
-                #expect(summary(feature.region) == summary(expected))
+                #expect(summary(feature) == summary(expected))
                 #expect(ahead.offset == alone.offset)
                 #expect(ahead.line == alone.line)
                 #expect(ahead.column == alone.column, "feature \(index)")

@@ -13,8 +13,9 @@ import Synchronization
 /// Circle features read ahead on every core: the bytes after the decoder's position are cut into one part per
 /// core, and each part's circle features are read with ``CircleFeatureShortcut`` on a thread of its own.
 ///
-/// It is only a cache: the decoder still walks the file in order, and where a feature starts it asks ``take(at:)``
-/// for the feature read ahead at exactly that byte, else reads it itself as before. A part does not know where
+/// It is only a cache: the decoder still walks the file in order, and where a feature starts it asks
+/// ``takeRun(from:_:)`` for the features read ahead from exactly that byte on — a run of them, as long as each
+/// is followed by a comma and the next one — else reads the feature itself as before. A part does not know where
 /// its first feature starts, so it tries each `{` until one reads as a whole circle feature, then follows the
 /// features from there (`,` then `{`); a try that lands inside a feature fails — no key of a feature matches
 /// what can follow there — and a feature read ahead at a place the decoder never reaches is never used. So the
@@ -28,12 +29,26 @@ struct CircleFeaturePrefetch {
         var start: Int
         var end: Int
         var region: Region
+        /// ``FeatureIdentifiers/hash(_:)`` of the region's id, computed here rather than on the decoder's thread.
+        var idHash: UInt64
         /// The line feeds inside the feature.
         var lineFeeds: Int
         /// The scanner's ``JSONScanner/lineStart`` after the feature (when it has line feeds).
         var lineStart: Int
         /// The UTF-8 continuation bytes on the feature's last line (after its last line feed, or from its start).
         var continuationBytes: Int
+
+        /// Moves `scanner` (at the feature's start) to its end, with its line and column as if it had read it.
+        func skip(in scanner: inout JSONScanner) {
+            scanner.offset = end
+            if lineFeeds > 0 {
+                scanner.line += lineFeeds
+                scanner.lineStart = lineStart
+                scanner.continuationBytes = continuationBytes
+            } else {
+                scanner.continuationBytes += continuationBytes
+            }
+        }
     }
 
     /// The cores online.
@@ -66,32 +81,46 @@ struct CircleFeaturePrefetch {
         window = Array(repeating: [], count: parts)
     }
 
-    /// The feature read ahead that starts at `offset`, if any; `offset` never goes back between calls.
-    mutating func take(at offset: Int) -> Feature? {
+    /// Reads the features read ahead from the scanner's position on: hands each to `accept` (its region and id
+    /// hash) and moves the scanner past it, then past the comma when the next feature was read ahead too. Stops
+    /// at a feature `accept` refuses (returning `false`), leaving the scanner before it, or where the run ends,
+    /// leaving the scanner after the last feature. Returns how many features it read; the scanner's offset never
+    /// goes back between calls.
+    mutating func takeRun(from scanner: inout JSONScanner, _ accept: (Region, UInt64) -> Bool) -> Int {
+        var taken = 0
+        var afterLast = scanner
+        while findFeature(at: scanner.offset) {
+            let index = cursor.index
+            // Through a pointer, so that the feature is read in place rather than copied out of the window.
+            let accepted = window[cursor.part].withUnsafeBufferPointer { features in
+                guard let feature = features.baseAddress.map({ $0 + index }),
+                    accept(feature.pointee.region, feature.pointee.idHash)
+                else { return false }
+                feature.pointee.skip(in: &scanner)
+                return true
+            }
+            guard accepted else { break }
+            cursor.index += 1
+            taken += 1
+            afterLast = scanner
+            scanner.skipWhitespace()
+            guard scanner.consume(UInt8(ascii: ",")) else { break }
+            scanner.skipWhitespace()
+        }
+        if taken > 0 { scanner = afterLast }
+        return taken
+    }
+
+    /// Moves the cursor to the feature read ahead that starts at `offset`, if there is one.
+    private mutating func findFeature(at offset: Int) -> Bool {
         if offset >= windowEnd { fill(from: offset) }
         while cursor.part < parts {
             let features = window[cursor.part]
             while cursor.index < features.count, features[cursor.index].start < offset { cursor.index += 1 }
-            if cursor.index < features.count {
-                guard features[cursor.index].start == offset else { return nil }
-                cursor.index += 1
-                return features[cursor.index - 1]
-            }
+            if cursor.index < features.count { return features[cursor.index].start == offset }
             cursor = (cursor.part + 1, 0)
         }
-        return nil
-    }
-
-    /// Moves `scanner` (at `feature`'s start) to its end, with its line and column as if it had read it.
-    static func skip(_ feature: Feature, in scanner: inout JSONScanner) {
-        scanner.offset = feature.end
-        if feature.lineFeeds > 0 {
-            scanner.line += feature.lineFeeds
-            scanner.lineStart = feature.lineStart
-            scanner.continuationBytes = feature.continuationBytes
-        } else {
-            scanner.continuationBytes += feature.continuationBytes
-        }
+        return false
     }
 
     /// Waits for the window being read ahead, if any: call it before the bytes go away.
@@ -187,7 +216,8 @@ struct CircleFeaturePrefetch {
             }
             features.append(
                 Feature(
-                    start: candidate, end: scanner.offset, region: region, lineFeeds: scanner.line - 1,
+                    start: candidate, end: scanner.offset, region: region, idHash: FeatureIdentifiers.hash(region.id),
+                    lineFeeds: scanner.line - 1,
                     lineStart: scanner.lineStart, continuationBytes: scanner.continuationBytes))
             // The next feature: `,` then `{`, with whitespace around.
             scanner.skipWhitespace()

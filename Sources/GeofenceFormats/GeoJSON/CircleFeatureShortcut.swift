@@ -116,15 +116,18 @@ struct CircleFeatureShortcut {
 
     private static func readPosition(_ scanner: inout JSONScanner) throws(InputError) -> Coordinate? {
         guard scanner.consume(UInt8(ascii: "[")) else { return nil }
-        var numbers: [Double] = []
+        // Longitude, latitude, and the altitude if any, which is read (it must be a number) and dropped.
+        var numbers = (longitude: 0.0, latitude: 0.0)
+        var count = 0
         repeat {
             scanner.skipWhitespace()
-            guard let number = try readFiniteNumber(&scanner), numbers.count < 3 else { return nil }
-            numbers.append(number)
+            guard let number = try readFiniteNumber(&scanner), count < 3 else { return nil }
+            if count == 0 { numbers.longitude = number } else if count == 1 { numbers.latitude = number }
+            count += 1
             scanner.skipWhitespace()
         } while scanner.consume(UInt8(ascii: ","))
-        guard scanner.consume(UInt8(ascii: "]")), numbers.count >= 2 else { return nil }
-        return try? Coordinate(latitude: numbers[1], longitude: numbers[0])
+        guard scanner.consume(UInt8(ascii: "]")), count >= 2 else { return nil }
+        return try? Coordinate(latitude: numbers.latitude, longitude: numbers.longitude)
     }
 
     /// A non-empty list of non-empty device names.

@@ -66,40 +66,37 @@ public enum GeoJSONRegionDecoder {
     ) throws(InputError) {
         var prefetch = prefetch
         defer { prefetch?.finish() }
-        var firstFeatureWithID: [ExactName: Int] = [:]
-        // Sized for a file of circles (each feature at least ~128 bytes), so that growing the table does not
-        // rehash it over and over; capped, since a file of large polygons has far fewer features.
-        firstFeatureWithID.reserveCapacity(min(buffer.count / 128, 1 << 20))
-        // Circle features are read straight from the bytes (read ahead on every core in a large file); the rest
-        // (and any that warns or fails) as trees.
+        // Sized for a file of circles (each feature at least ~128 bytes), so that the table is not rebuilt over
+        // and over as it grows; capped, since a file of large polygons has far fewer features.
+        var identifiers = FeatureIdentifiers(expected: min(buffer.count / 128, 1 << 20))
+        // Circle features are read straight from the bytes (read ahead on every core in a large file, and handed
+        // over a run at a time); the rest (and any that warns or fails) as trees. A duplicate id is left to the
+        // tree path, which reports it naming the first feature.
         let root = try JSONParser.parse(
             buffer, streaming: "features",
             shortcut: { scanner, index in
-                let region: Region
-                if let feature = prefetch?.take(at: scanner.offset) {
-                    CircleFeaturePrefetch.skip(feature, in: &scanner)
-                    region = feature.region
-                } else {
-                    guard let read = CircleFeatureShortcut.read(&scanner) else { return false }
-                    region = read
+                var next = index
+                let taken = prefetch?.takeRun(from: &scanner) { region, hash in
+                    guard identifiers.insert(region.id, hash: hash, feature: next) == nil else { return false }
+                    body(region)
+                    next += 1
+                    return true
                 }
-                let name = ExactName(region.id)
-                if let first = firstFeatureWithID.updateValue(index, forKey: name) {
-                    // A duplicate: the tree path reports it, naming the first feature.
-                    firstFeatureWithID[name] = first
-                    return false
-                }
+                if let taken, taken > 0 { return taken }
+                guard let region = CircleFeatureShortcut.read(&scanner),
+                    identifiers.insert(region.id, hash: FeatureIdentifiers.hash(region.id), feature: index) == nil
+                else { return 0 }
                 body(region)
-                return true
+                return 1
             }
         ) {
             (feature, index) throws(InputError) in
             let path = JSONValue.path("features", index: index)
             let (region, idValue, idPath) = try decodeFeature(feature, path: path, warnings: &warnings)
-            if let first = firstFeatureWithID[ExactName(region.id)] {
+            let hash = FeatureIdentifiers.hash(region.id)
+            if let first = identifiers.insert(region.id, hash: hash, feature: index) {
                 throw idValue.error("duplicate id \"\(region.id)\" (features[\(first)] has it too)", path: idPath)
             }
-            firstFeatureWithID[ExactName(region.id)] = index
             body(region)
         }
         _ = try root.members(path: "")

@@ -56,15 +56,16 @@ extension JSONParser {
         _ bytes: UnsafeBufferPointer<UInt8>, streaming key: String, maximumDepth: Int = defaultMaximumDepth,
         element: (_ value: JSONValue, _ index: Int) throws(InputError) -> Void
     ) throws(InputError) -> JSONValue {
-        try parse(bytes, streaming: key, maximumDepth: maximumDepth, shortcut: { _, _ in false }, element: element)
+        try parse(bytes, streaming: key, maximumDepth: maximumDepth, shortcut: { _, _ in 0 }, element: element)
     }
 
     /// Like ``parse(_:streaming:maximumDepth:element:)``, but each element of the streamed array is first offered
-    /// to `shortcut`, which may read it straight from the scanner (without a tree) and return `true`; when it
-    /// returns `false` the scanner goes back to the element's start and the element is parsed as a tree.
+    /// to `shortcut`, which may read it straight from the scanner (without a tree) — and the elements after it, a
+    /// run of them separated by commas — and return how many it read, leaving the scanner after the last one.
+    /// When it returns 0 the scanner goes back to the element's start and the element is parsed as a tree.
     static func parse(
         _ bytes: UnsafeBufferPointer<UInt8>, streaming key: String, maximumDepth: Int = defaultMaximumDepth,
-        shortcut: (_ scanner: inout JSONScanner, _ index: Int) -> Bool,
+        shortcut: (_ scanner: inout JSONScanner, _ index: Int) -> Int,
         element: (_ value: JSONValue, _ index: Int) throws(InputError) -> Void
     ) throws(InputError) -> JSONValue {
         var parser = TreeBuilder(scanner: JSONScanner(bytes), maximumDepth: maximumDepth)
@@ -94,7 +95,7 @@ extension JSONParser {
 
 /// Where the elements of a streamed array go: to `shortcut` first, and as trees when it declines.
 struct StreamedElements {
-    var shortcut: (inout JSONScanner, Int) -> Bool
+    var shortcut: (inout JSONScanner, Int) -> Int
     var tree: (JSONValue, Int) throws(InputError) -> Void
 }
 
@@ -198,11 +199,12 @@ private struct TreeBuilder {
             while true {
                 scanner.skipWhitespace()
                 let start = scanner
-                if !element.shortcut(&scanner, index) {
+                let read = element.shortcut(&scanner, index)
+                if read == 0 {
                     scanner = start
                     try element.tree(try parseValue(depth: depth), index)
                 }
-                index += 1
+                index += max(read, 1)
                 scanner.skipWhitespace()
                 if scanner.consume(UInt8(ascii: "]")) { break }
                 try scanner.expect(UInt8(ascii: ","), "',' or ']'")
