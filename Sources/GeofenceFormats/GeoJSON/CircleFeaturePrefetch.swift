@@ -86,7 +86,7 @@ struct CircleFeaturePrefetch {
     /// at a feature `accept` refuses (returning `false`), leaving the scanner before it, or where the run ends,
     /// leaving the scanner after the last feature. Returns how many features it read; the scanner's offset never
     /// goes back between calls.
-    mutating func takeRun(from scanner: inout JSONScanner, _ accept: (Region, UInt64) -> Bool) -> Int {
+    mutating func takeRun(from scanner: inout JSONScanner, _ accept: (borrowing Region, UInt64) -> Bool) -> Int {
         var taken = 0
         var afterLast = scanner
         while findFeature(at: scanner.offset) {
@@ -132,7 +132,8 @@ struct CircleFeaturePrefetch {
     /// Makes the window that holds `offset` the current one: the one read ahead when it does (waiting for it if
     /// need be), else one read now on every core. Then starts reading the window after it on other threads.
     private mutating func fill(from offset: Int) {
-        for part in window.indices { window[part].removeAll(keepingCapacity: true) }
+        // The features taken are emptied on the threads that fill their storage again (see `read`), not here:
+        // the window being replaced is handed to the next one whole.
         let spare = window
         if let ahead, ahead.start <= offset, offset < ahead.end {
             ahead.done.wait()
@@ -141,7 +142,9 @@ struct CircleFeaturePrefetch {
             self.ahead = nil
         } else {
             finish()
-            let now = Window(start: offset, end: min(offset + parts * partLength, bytes.count), storage: spare)
+            let now = Window(
+                start: offset, end: min(offset + parts * partLength, bytes.count),
+                storage: Array(repeating: [], count: parts))
             read(now)
             window = now.take()
             windowEnd = now.end
@@ -150,7 +153,7 @@ struct CircleFeaturePrefetch {
         guard windowEnd < bytes.count else { return }
         let next = Window(
             start: windowEnd, end: min(windowEnd + parts * partLength, bytes.count),
-            storage: spare.count == parts ? spare : Array(repeating: [], count: parts))
+            storage: consume spare)
         ahead = next
         let prefetch = (address: Int(bitPattern: bytes.baseAddress), count: bytes.count, partLength: partLength)
         DispatchQueue.global().async {
@@ -174,6 +177,7 @@ struct CircleFeaturePrefetch {
                 defer { parts[part] = [] }
                 return parts[part]
             }
+            features.removeAll(keepingCapacity: true)
             read(bytes, from: start, before: min(start + partLength, window.end), into: &features)
             window.features.withLock { [features] in $0[part] = features }
         }

@@ -21,7 +21,7 @@ struct FeatureIdentifiers {
     /// A table that holds `expected` ids before it grows.
     init(expected: Int) {
         var capacity = 16
-        while capacity < expected * 2 { capacity *= 2 }
+        while capacity * 3 < expected * 4 { capacity *= 2 }
         entries = Array(repeating: Entry(hash: 0, feature: -1, id: ""), count: capacity)
     }
 
@@ -39,7 +39,7 @@ struct FeatureIdentifiers {
     /// Records that `feature` has `id` (whose ``hash(_:)`` is `hash`) and returns `nil`; or, when an earlier
     /// feature has the same id, returns that feature's index and records nothing.
     mutating func insert(_ id: String, hash: UInt64, feature: Int) -> Int? {
-        if (count + 1) * 2 > entries.count { grow() }
+        if (count + 1) * 4 > entries.count * 3 { grow() }
         var slot = self.slot(of: hash)
         while entries[slot].feature >= 0 {
             if entries[slot].hash == hash, ExactName(entries[slot].id) == ExactName(id) { return entries[slot].feature }
