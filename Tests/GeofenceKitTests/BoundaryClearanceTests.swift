@@ -85,7 +85,7 @@ import Testing
             let latitude = rng.uniform(-89.9...89.9)
             let longitude = rng.uniform(-180...180)
             let radius = rng.uniform(0...6_000)
-            let disc = BoundaryClearance(latitude: latitude, longitude: longitude, radius: radius)
+            let disc = BoundaryClearance(SamplePlane(latitude: latitude, longitude: longitude), radius: radius)
             let point = GeoMotion.move(
                 latitude, longitude, north: rng.uniform(-7_000...7_000), east: rng.uniform(-7_000...7_000))
             guard disc.covers(latitude: point.latitude, longitude: point.longitude) else { continue }

@@ -38,25 +38,34 @@ struct BoundaryClearance: Sendable {
     static var maximumRadius: Double { 5_000 }
     private static var maximumAngle: Double { maximumRadius / largestRadius }
 
-    /// A disc centred on a position, of `radius` metres (a lower bound of the distance to every boundary).
-    init(latitude: Double, longitude: Double, radius: Double) {
-        guard abs(latitude) <= 90, longitude.isFinite else {
+    /// A disc centred on a sample's position, of `radius` metres (a lower bound of the distance to every boundary).
+    init(_ sample: SamplePlane, radius: Double) {
+        guard abs(sample.latitude) <= 90, sample.longitude.isFinite else {
             self = .none
             return
         }
-        // Within `maximumAngle` of the centre (B·|dφ| < maximumRadius) the path's latitude stays in this band.
-        let x = max(0, abs(latitude) * Geodesic.radiansPerDegree - Self.maximumAngle)
-        // cos x from above without libm: its Taylor sum up to +x⁸/8! exceeds it for every x (within 3e-7 up to
-        // the pole, 1e-10 at 35°); the rounding of the sum and of the Float is covered by a relative 1e-6.
-        let x2 = x * x
-        let cosine = 1 - x2 / 2 * (1 - x2 / 12 * (1 - x2 / 30 * (1 - x2 / 56)))
+        // Within `maximumAngle` of the centre (B·|dφ| < maximumRadius) the path's latitude stays in the band
+        // |φ| − maximumAngle…90°, whose cosine is largest at x = max(0, |φ| − maximumAngle): cos x = cos|φ|·cos α +
+        // sin|φ|·sin α, from the sine and cosine the sample's plane already holds (within 4e-16 each). A relative
+        // 1e-6 covers their rounding and that of the Float (x ≤ 90° − α keeps cos x ≥ sin α ≈ 7.8e-4).
+        let s = sample.terms.sinLatitude, c = sample.terms.cosLatitude
+        let cosine =
+            abs(sample.latitude) * Geodesic.radiansPerDegree <= Self.maximumAngle
+            ? 1 : c * Self.cosineOfMaximumAngle + abs(s) * Self.sineOfMaximumAngle
         let cosineSquared = Float(min(1, cosine * cosine * (1 + 1e-6)))
         self.init(
-            latitude: latitude, longitude: longitude,
+            latitude: sample.latitude, longitude: sample.longitude,
             cosineSquared: Double(cosineSquared) >= cosine * cosine ? cosineSquared : cosineSquared.nextUp,
             radiusSquared: 0)
         setRadius(radius)
     }
+
+    /// cos α and sin α of ``maximumAngle`` α (7.8e-4 rad), by their Taylor sums: the terms left out are below 1e-17.
+    private static var cosineOfMaximumAngle: Double {
+        let a2 = maximumAngle * maximumAngle
+        return 1 - a2 / 2 + a2 * a2 / 24
+    }
+    private static var sineOfMaximumAngle: Double { maximumAngle * (1 - maximumAngle * maximumAngle / 6) }
 
     private init(latitude: Double, longitude: Double, cosineSquared: Float, radiusSquared: Float) {
         self.latitude = latitude

@@ -28,7 +28,9 @@ extension MonitorState {
         var smallest = BoundaryClearance.maximumRadius
         // The plane's terms, once for every slot tested.
         let sample = SamplePlane(latitude: latitude, longitude: longitude)
-        let exactRadius = slots.exactRadius, hasExactRadii = slots.hasExactRadii
+        // The exact radii only where the table keeps them: copying the array, even an empty one, is a retain and a
+        // release at every sample that leaves its disc.
+        let exactRadius = slots.hasExactRadii ? slots.exactRadius : nil
         // One uniqueness check for the loop instead of one per slot.
         slots.packed.withUnsafeMutableBufferPointer { packed in
             for slot in deviceRow.slots {
@@ -47,7 +49,7 @@ extension MonitorState {
                     isInside = polygons[region.polygonIndex].contains(latitude: latitude, longitude: longitude)
                     left = 0
                 } else {
-                    let radius = hasExactRadii ? exactRadius[slot] : Double(region.radius)
+                    let radius = exactRadius?[slot] ?? Double(region.radius)
                     isInside = region.circleContains(sample, radius: radius, clearance: &left)
                 }
                 packed[slot].setClearance(metres: left)
@@ -64,7 +66,7 @@ extension MonitorState {
             }
         }
         smallest = min(smallest, Double(smallestUnits) * PackedRegion.clearanceUnit)
-        deviceRow.clearance = BoundaryClearance(latitude: latitude, longitude: longitude, radius: smallest)
+        deviceRow.clearance = BoundaryClearance(sample, radius: smallest)
     }
 
     /// A slot whose clearance left is within this many times the distance just moved is tested again.

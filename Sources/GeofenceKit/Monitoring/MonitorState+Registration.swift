@@ -108,7 +108,7 @@ extension MonitorState {
         } else if let disc, !isRich {
             // Every slot was measured at this position: the device's next sample starts from the disc, as if its
             // first one had been evaluated by the exact path.
-            rows[row].clearance = BoundaryClearance(latitude: latitude, longitude: longitude, radius: disc)
+            rows[row].clearance = BoundaryClearance(sample, radius: disc)
         }
     }
 

@@ -65,35 +65,55 @@ struct SlotTable: Sendable {
     }
 
     /// Appends a slot with no timers running.
+    ///
+    /// Written straight to the end of each array (registration appends 20 million slots for a million devices).
     mutating func append(_ slot: Slot) {
-        packed.append(PackedRegion(polygonIndex: 0))
-        regionID.append(-1)
-        if hasExactRadii { exactRadius.append(0) }
+        let exact = registeredRadius(of: slot)
+        packed.append(record(of: slot))
+        regionID.append(slot.region)
+        if hasExactRadii { exactRadius.append(exact) }
         if hasTimers {
             pendingSince.append(Self.none)
             dwellDue.append(Self.none)
         }
-        store(slot, at: count - 1)
+        keepRareFields(of: slot, at: count - 1)
     }
 
     /// Writes a slot with no timers running over slot `index`, which must be clear (a vacancy, or just appended);
     /// appends it when `index` is ``count``. The record's clearance is the slot's (0 unless the caller measured one).
     mutating func store(_ slot: Slot, at index: Int) {
         guard index < count else { return append(slot) }
-        var record = slot.geometry
-        record.flags = slot.flags
-        let exact = record.isPolygon ? Double(record.radius) : slot.radius
-        if !hasExactRadii && Double(record.radius) != exact {
-            hasExactRadii = true
-            exactRadius = packed.map { Double($0.radius) }
-        }
-        packed[index] = record
+        let exact = registeredRadius(of: slot)
+        packed[index] = record(of: slot)
         regionID[index] = slot.region
         if hasExactRadii { exactRadius[index] = exact }
         if hasTimers {
             pendingSince[index] = Self.none
             dwellDue[index] = Self.none
         }
+        keepRareFields(of: slot, at: index)
+    }
+
+    /// The record the exact path reads: the slot's geometry with its flags.
+    private func record(of slot: Slot) -> PackedRegion {
+        var record = slot.geometry
+        record.flags = slot.flags
+        return record
+    }
+
+    /// The slot's radius exactly as registered; the first one that a `Float` does not hold makes the table keep
+    /// every slot's (``exactRadius``, from the records so far).
+    private mutating func registeredRadius(of slot: Slot) -> Double {
+        let exact = slot.geometry.isPolygon ? Double(slot.geometry.radius) : slot.radius
+        if !hasExactRadii && Double(slot.geometry.radius) != exact {
+            hasExactRadii = true
+            exactRadius = packed.map { Double($0.radius) }
+        }
+        return exact
+    }
+
+    /// The per-slot fields kept in dictionaries, where the slot's region sets them.
+    private mutating func keepRareFields(of slot: Slot, at index: Int) {
         if let delay = slot.loiteringDelay { ownLoiteringDelay[index] = delay }
         if let hysteresis = slot.hysteresis { ownHysteresis[index] = hysteresis }
         if let responsiveness = slot.responsiveness { ownResponsiveness[index] = responsiveness }

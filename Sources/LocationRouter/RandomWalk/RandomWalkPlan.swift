@@ -30,9 +30,10 @@ public struct RandomWalkPlan: Sendable {
     /// Where a device starts, how fast it moves (m/s) and its initial heading (radians from north).
     public func start(ofDevice device: Int32) -> (latitude: Double, longitude: Double, speed: Double, heading: Double) {
         var rng = SplitMix64(seed: seed, stream: UInt64(device), purpose: .walkStart)
+        // The centre's scale is the plan's (the same value `offset` would compute again at every device).
         let (latitude, longitude) = GeoMotion.offset(
             configuration.center.latitude, configuration.center.longitude, withinDisc: configuration.areaRadius,
-            using: &rng)
+            scale: scale, using: &rng)
         let speed = rng.uniform(configuration.speed)
         let heading = rng.unit() * 2 * .pi
         return (latitude, longitude, speed, heading)
