@@ -22,6 +22,17 @@ extension RunCommand {
     }
 
     func simulationConfiguration() throws(CommandError) -> SimulationConfiguration {
+        var samples: SampleInput?
+        if case .stdin(let format) = scenario.source {
+            guard scenario.regionsFile != nil else {
+                throw .usage("A stdin source needs regions: pass '--regions <path>' (a GeoJSON FeatureCollection)")
+            }
+            var input = SampleInput.standardInput(format: format, failOnBadInput: scenario.failOnBadInput)
+            // Standard input is read and decoded on the other core while the regions load, unless a copy of it
+            // is kept to replay (the truth, a comparison of profiles), which must see it from its first byte.
+            if !scenario.truth.needsTruth, scenario.compareProfiles.isEmpty { input.startReading() }
+            samples = input
+        }
         var regions: [Region]?
         if let path = scenario.regionsFile {
             var warnings: [InputError] = []
@@ -49,13 +60,10 @@ extension RunCommand {
             var traces: [Trace] = []
             for path in paths { traces.append(try GPXFiles.trace(path: path, console: console)) }
             source = .playback(traces, scenario.playback)
-        case .stdin(let format):
-            guard regions != nil else {
-                throw .usage("A stdin source needs regions: pass '--regions <path>' (a GeoJSON FeatureCollection)")
-            }
+        case .stdin:
             let console = console
             let reported = RejectionPrinter(console: console)
-            var input = SampleInput.standardInput(format: format, failOnBadInput: scenario.failOnBadInput)
+            guard var input = samples else { preconditionFailure("a stdin source's input is made above") }
             input.maxDevices = min(input.maxDevices, MemoryBudget.maxDevices(regions: monitored))
             input.onRejection = { reported.print($0) }
             source = .samples(input)

@@ -9,6 +9,12 @@ import Synchronization
 /// Reading standard input blocks for as long as the writer is silent; doing it on a dedicated thread keeps the
 /// cooperative pool free for the decoders and monitors. Memory is bounded: at most `depth` blocks are read and
 /// not yet consumed (``consumed()``); the reader waits for the router before reading more.
+///
+/// A stream started before the pipeline exists (``SampleInput/startReading()``, while the regions load) may read
+/// `readAhead` blocks more at its start: they are decoded on the other core meanwhile, and the router, when it
+/// comes, finds them ready. Their permits are not given back, so past them the bound is `depth` again. The reader
+/// reads the preamble itself (``SamplePreamble``, as the router will) so that the blocks after it are decoded
+/// without waiting for the router to learn the format.
 final class SampleBlockStream: Sendable {
     enum Item: Sendable {
         /// A block being decoded; the task's value is the decoded block.
@@ -18,26 +24,36 @@ final class SampleBlockStream: Sendable {
     }
 
     let items: AsyncThrowingStream<Item, any Error>
+    /// The descriptor read.
+    let descriptor: Int32
     private let permits: DispatchSemaphore
+    /// Read-ahead blocks whose permits are still to be kept when they are consumed.
+    private let readAheadLeft: Mutex<Int>
     private let continuation: AsyncThrowingStream<Item, any Error>.Continuation
-    /// How blocks are decoded, once the router has learnt it from the stream's first line.
+    /// How blocks are decoded, once the preamble has told it.
     private let format: Mutex<SampleBlockDecoder.Format?>
 
+    /// How many bytes each read asks for.
+    static let blockSize = 1 << 18
+
     init(
-        descriptor: Int32, name: String, format: SampleBlockDecoder.Format?, maxLineLength: Int,
-        blockSize: Int = 1 << 18, depth: Int = 4
+        descriptor: Int32, name: String, format: SampleFormat?, maxLineLength: Int,
+        blockSize: Int = blockSize, depth: Int = 4, readAhead: Int = 0
     ) {
         // Created at 0 and signalled up to `depth`: libdispatch traps when a semaphore is released with a
         // value below the one it was created with, which happens here whenever the reader stops early.
         let permits = DispatchSemaphore(value: 0)
-        for _ in 0..<depth { permits.signal() }
+        for _ in 0..<depth + readAhead { permits.signal() }
         let (items, continuation) = AsyncThrowingStream<Item, any Error>.makeStream()
         // A router that stops listening (an error, a stop) lets a waiting reader go and end.
         continuation.onTermination = { _ in permits.signal() }
         self.items = items
         self.permits = permits
         self.continuation = continuation
-        self.format = Mutex(format)
+        // NDJSON has no header: its blocks decode from the first. A CSV stream's wait for its header.
+        self.format = Mutex(format == .ndjson ? .ndjson : nil)
+        self.descriptor = descriptor
+        readAheadLeft = Mutex(readAhead)
         let thread = Thread { [self] in
             var reader = LineBlockReader(blockSize: blockSize, maxLineLength: maxLineLength)
             while true {
@@ -60,6 +76,14 @@ final class SampleBlockStream: Sendable {
                             SampleBlockDecoder.decode(bytes, firstLine: firstLine, as: format, maxLineLength: maxLineLength)
                         })
                 } else {
+                    // The router reads this block's preamble (and reports its errors); when it reads without
+                    // error, the blocks after it decode as the router will tell, without waiting for it.
+                    if case .lines(let bytes, let firstLine, _) = block,
+                        let preamble = try? SamplePreamble.read(
+                            bytes, firstLine: firstLine, format: format, maxLineLength: maxLineLength)
+                    {
+                        self.decode(as: preamble.format)
+                    }
                     item = .undecoded(block)
                 }
                 if case .terminated = continuation.yield(item) { return }
@@ -72,8 +96,15 @@ final class SampleBlockStream: Sendable {
     /// Decodes the blocks read from now on as `format`, on the cooperative pool.
     func decode(as format: SampleBlockDecoder.Format) { self.format.withLock { $0 = format } }
 
-    /// Lets the reader read one more block.
-    func consumed() { permits.signal() }
+    /// Lets the reader read one more block (unless the block was read ahead).
+    func consumed() {
+        let wasReadAhead = readAheadLeft.withLock { left in
+            guard left > 0 else { return false }
+            left -= 1
+            return true
+        }
+        if !wasReadAhead { permits.signal() }
+    }
 
     /// Ends the stream after the blocks already read (the reader thread stays blocked in `read` until the
     /// process ends or input arrives; it then stops).

@@ -20,6 +20,12 @@ public struct SampleInput: Sendable {
     public var onRejection: (@Sendable (InputError) -> Void)?
     /// Where device names are interned; the simulation sets it.
     var registry = DeviceRegistry()
+    /// The stream's blocks, read since ``startReading()``.
+    private var reading: SampleBlockStream?
+    /// How far ahead of the pipeline ``startReading()`` may read and decode: 32 MiB of lines (about 530,000
+    /// CSV samples of full precision, some 75 MB with their decoded columns), about what one core decodes while
+    /// the other loads a large regions file.
+    static let readAheadBytes = 1 << 25
 
     public init(
         descriptor: Int32, name: String, format: SampleFormat? = nil, failOnBadInput: Bool = false,
@@ -31,6 +37,25 @@ public struct SampleInput: Sendable {
         self.failOnBadInput = failOnBadInput
         self.maxLineLength = maxLineLength
         self.onRejection = onRejection
+    }
+
+    /// Starts reading the stream now, on a thread of its own, and decoding it on the cooperative pool, up to
+    /// ``readAheadBytes`` ahead of the pipeline that will run it: what comes first (loading the regions) then
+    /// overlaps reading and decoding. Call it only for an input that one simulation reads once (a copy kept to
+    /// replay the stream would miss what this has read).
+    public mutating func startReading() {
+        reading = blocks(readAhead: Self.readAheadBytes / SampleBlockStream.blockSize)
+    }
+
+    /// The stream's blocks: those read since ``startReading()``, or a stream that starts reading now.
+    func blocks() -> SampleBlockStream {
+        if let reading, reading.descriptor == descriptor { return reading }
+        return blocks(readAhead: 0)
+    }
+
+    private func blocks(readAhead: Int) -> SampleBlockStream {
+        SampleBlockStream(
+            descriptor: descriptor, name: name, format: format, maxLineLength: maxLineLength, readAhead: readAhead)
     }
 
     /// Standard input.

@@ -23,8 +23,8 @@ struct SampleStreamRouter {
     private let shardCount: Int
     private let batchSize: Int
     private var pacer: Pacer
-    private var format: SampleFormat?
-    private var csvHeader: CSVSampleHeader?
+    /// How every line after the preamble decodes, once the stream has told its format (and a CSV header).
+    private var blockFormat: SampleBlockDecoder.Format?
     /// Each device's number, by its name's bytes.
     private var devices = DeviceNameTable()
     private var lastTime: [Int64] = []
@@ -51,15 +51,14 @@ struct SampleStreamRouter {
         self.shardCount = shardCount
         self.batchSize = batchSize
         pacer = Pacer(pace: pace, clock: clock)
-        format = input.format
+        blockFormat = input.format == .ndjson ? .ndjson : nil
         batches = Array(repeating: LocationBatch(capacity: batchSize), count: shardCount)
     }
 
     typealias Send = (LocationBatch, Int) async throws -> Void
 
     mutating func run(send: Send) async throws -> SourceSummary {
-        let blocks = SampleBlockStream(
-            descriptor: input.descriptor, name: input.name, format: blockFormat, maxLineLength: input.maxLineLength)
+        let blocks = input.blocks()
         // A stop ends the input where it is: what was read is still decoded and evaluated.
         stop?.onRequest { blocks.finish() }
         for try await item in blocks.items {
@@ -86,31 +85,28 @@ struct SampleStreamRouter {
         return summary
     }
 
-    /// How every remaining line decodes on its own, once the stream has told its format (and a CSV header).
-    private var blockFormat: SampleBlockDecoder.Format? {
-        switch format {
-        case .ndjson?: .ndjson
-        case .csv?: csvHeader.map { .csv($0) }
-        case nil: nil
-        }
-    }
-
-    /// A block the reader could not have decoded: its first lines tell the format (and are a CSV file's header);
-    /// the rest are decoded here, and the blocks read from then on on every core.
+    /// A block the reader did not decode: the preamble's (``SamplePreamble``: its first lines tell the format and
+    /// are a CSV file's header), or one read before the format was known. Its samples are decoded here, and the
+    /// blocks read from then on on every core.
     private mutating func take(_ block: LineBlock, from blocks: SampleBlockStream, send: Send) async throws {
         switch block {
         case .tooLong(let line):
             try rejectTooLong(line: line)
         case .lines(let bytes, let firstLine, _):
-            var start = 0
-            var line = firstLine
-            while blockFormat == nil, start < bytes.count {
-                let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
-                guard try readPreamble(bytes[start..<end], number: line) else { break }
-                start = end + 1
-                line += 1
+            let preamble: (format: SampleBlockDecoder.Format, start: Int, line: Int)?
+            if let blockFormat {
+                // Read before the reader learnt the format: whole lines of samples.
+                preamble = (blockFormat, 0, firstLine)
+            } else {
+                do {
+                    preamble = try SamplePreamble.read(
+                        bytes, firstLine: firstLine, format: input.format, maxLineLength: input.maxLineLength)
+                } catch {
+                    throw BadInputError(reason: error.reason, error: error.error.in(file: input.name))
+                }
             }
-            guard let format = blockFormat else { return }
+            guard let (format, start, line) = preamble else { return }
+            blockFormat = format
             blocks.decode(as: format)
             if start < bytes.count {
                 try await take(
@@ -121,37 +117,12 @@ struct SampleStreamRouter {
         }
     }
 
-    /// Reads a line before the format is known: skips it when blank, reads it as the CSV header, or learns from
-    /// it that the stream is NDJSON. Returns whether the line was used up (`false`: it is the first sample).
-    private mutating func readPreamble(_ line: ArraySlice<UInt8>, number: Int) throws -> Bool {
-        guard line.count <= input.maxLineLength else {
-            try rejectTooLong(line: number)
-            return true
-        }
-        let line = line.last == UInt8(ascii: "\r") ? line.dropLast() : line
-        if SampleDecoder.isBlank(line) { return true }
-        let format = format ?? SampleFormat.detect(firstLine: line)
-        self.format = format
-        guard format == .csv else { return false }
-        do {
-            csvHeader = try CSVSampleHeader(line: line, lineNumber: number)
-        } catch {
-            // Without a header no line can be read: this is fatal whatever the policy.
-            throw BadInputError(reason: error.reason, error: error.error.in(file: input.name))
-        }
-        return true
-    }
-
     /// A line longer than ``SampleInput/maxLineLength``: rejected, or fatal as the first line, which is the CSV
     /// header (or tells the format) and without which no line can be read.
     private mutating func rejectTooLong(line: Int) throws {
         guard blockFormat != nil else {
-            throw BadInputError(
-                reason: .lineTooLong,
-                error: InputError(
-                    "the first line (a CSV header, or the line that tells the format) is longer than "
-                        + "\(input.maxLineLength) bytes", line: line
-                ).in(file: input.name))
+            let error = SamplePreamble.lineTooLong(line, maxLineLength: input.maxLineLength)
+            throw BadInputError(reason: error.reason, error: error.error.in(file: input.name))
         }
         summary.read += 1
         try reject(
