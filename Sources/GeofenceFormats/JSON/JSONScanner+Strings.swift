@@ -56,16 +56,16 @@ extension JSONScanner {
         return index
     }
 
-    /// The high bit of each byte of `word` that is `"`, `\`, below 0x20 or above 0x7F, and no other bit.
+    /// High bits flagging the bytes of `word` that are `"`, `\`, below 0x20 or above 0x7F: the lowest flag is
+    /// the first such byte (flags above it may be false; see ``EightBytes/zeroBytes(_:)``).
     @inline(__always)
     static func specialStringBytes(_ word: UInt64) -> UInt64 {
         let low: UInt64 = 0x0101_0101_0101_0101
         let high: UInt64 = 0x8080_8080_8080_8080
-        // Per byte, without carries between bytes: adding 0x7F to the low seven bits sets the high bit unless
-        // they are zero; adding 0x60 sets it when they are at least 0x20.
-        func zeroBytes(_ x: UInt64) -> UInt64 { ~(((x & ~high) &+ ~high) | x) & high }
-        let quotes = zeroBytes(word ^ (low &* 0x22))
-        let backslashes = zeroBytes(word ^ (low &* 0x5C))
+        // Adding 0x60 to a byte's low seven bits sets its high bit when they are at least 0x20 (no carry leaves
+        // the byte).
+        let quotes = EightBytes.zeroBytes(word ^ (low &* 0x22))
+        let backslashes = EightBytes.zeroBytes(word ^ (low &* 0x5C))
         let controls = ~(((word & ~high) &+ low &* 0x60) | word) & high
         return quotes | backslashes | controls | (word & high)
     }

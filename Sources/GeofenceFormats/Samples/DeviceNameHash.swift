@@ -16,7 +16,13 @@ public enum DeviceNameHash {
         }
         if offset < bytes.count {
             var last: UInt64 = 0
-            for index in offset..<bytes.count { last |= UInt64(bytes[index]) << (8 * UInt64(index - offset)) }
+            if bytes.count >= 8 {
+                // The last eight bytes, overlapping the word before: still a function of the name's bytes alone,
+                // in one load instead of a loop over the bytes left.
+                last = base.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
+            } else {
+                for index in offset..<bytes.count { last |= UInt64(bytes[index]) << (8 * UInt64(index - offset)) }
+            }
             hash = mix(hash ^ last)
         }
         return hash

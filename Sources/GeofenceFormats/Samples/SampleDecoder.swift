@@ -38,7 +38,7 @@ public enum SampleDecoder {
 
     /// Whether `bytes` are valid UTF-8 (ASCII, the common case, is checked first without decoding).
     static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytes.contains(where: { $0 >= 0x80 }) else { return true }
+        guard !EightBytes.isASCII(bytes) else { return true }
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         while true {

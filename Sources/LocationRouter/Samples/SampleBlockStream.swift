@@ -11,10 +11,10 @@ import Synchronization
 /// not yet consumed (``consumed()``); the reader waits for the router before reading more.
 ///
 /// A stream started before the pipeline exists (``SampleInput/startReading()``, while the regions load) may read
-/// `readAhead` blocks more at its start: they are decoded on the other core meanwhile, and the router, when it
-/// comes, finds them ready. Their permits are not given back, so past them the bound is `depth` again. The reader
-/// reads the preamble itself (``SamplePreamble``, as the router will) so that the blocks after it are decoded
-/// without waiting for the router to learn the format.
+/// `readAhead` blocks more until the router comes (``stopReadingAhead()``): they are decoded on the other core
+/// meanwhile, and the router finds them ready. Their permits are not given back, so past them the bound is
+/// `depth` again. The reader reads the preamble itself (``SamplePreamble``, as the router will) so that the
+/// blocks after it are decoded without waiting for the router to learn the format.
 final class SampleBlockStream: Sendable {
     enum Item: Sendable {
         /// A block being decoded; the task's value is the decoded block.
@@ -27,8 +27,9 @@ final class SampleBlockStream: Sendable {
     /// The descriptor read.
     let descriptor: Int32
     private let permits: DispatchSemaphore
-    /// Read-ahead blocks whose permits are still to be kept when they are consumed.
-    private let readAheadLeft: Mutex<Int>
+    /// The read-ahead permits: how many were given, then (from ``stopReadingAhead()``) how many of the blocks
+    /// they let the reader read are still to be consumed without giving their permits back.
+    private let readAhead: Mutex<Int>
     private let continuation: AsyncThrowingStream<Item, any Error>.Continuation
     /// How blocks are decoded, once the preamble has told it.
     private let format: Mutex<SampleBlockDecoder.Format?>
@@ -53,7 +54,7 @@ final class SampleBlockStream: Sendable {
         // NDJSON has no header: its blocks decode from the first. A CSV stream's wait for its header.
         self.format = Mutex(format == .ndjson ? .ndjson : nil)
         self.descriptor = descriptor
-        readAheadLeft = Mutex(readAhead)
+        self.readAhead = Mutex(readAhead)
         let thread = Thread { [self] in
             var reader = LineBlockReader(blockSize: blockSize, maxLineLength: maxLineLength)
             while true {
@@ -96,9 +97,19 @@ final class SampleBlockStream: Sendable {
     /// Decodes the blocks read from now on as `format`, on the cooperative pool.
     func decode(as format: SampleBlockDecoder.Format) { self.format.withLock { $0 = format } }
 
+    /// Takes back the read-ahead permits the reader has not used: from now on it reads at most `depth` blocks
+    /// ahead of the router, once the blocks it has read ahead are consumed. The router calls it when it starts.
+    func stopReadingAhead() {
+        readAhead.withLock { given in
+            var unused = 0
+            while unused < given, permits.wait(timeout: .now()) == .success { unused += 1 }
+            given -= unused
+        }
+    }
+
     /// Lets the reader read one more block (unless the block was read ahead).
     func consumed() {
-        let wasReadAhead = readAheadLeft.withLock { left in
+        let wasReadAhead = readAhead.withLock { left in
             guard left > 0 else { return false }
             left -= 1
             return true

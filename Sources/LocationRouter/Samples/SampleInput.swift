@@ -40,16 +40,20 @@ public struct SampleInput: Sendable {
     }
 
     /// Starts reading the stream now, on a thread of its own, and decoding it on the cooperative pool, up to
-    /// ``readAheadBytes`` ahead of the pipeline that will run it: what comes first (loading the regions) then
+    /// ``readAheadBytes`` until the pipeline that will run it starts: what comes first (loading the regions) then
     /// overlaps reading and decoding. Call it only for an input that one simulation reads once (a copy kept to
     /// replay the stream would miss what this has read).
     public mutating func startReading() {
         reading = blocks(readAhead: Self.readAheadBytes / SampleBlockStream.blockSize)
     }
 
-    /// The stream's blocks: those read since ``startReading()``, or a stream that starts reading now.
+    /// The stream's blocks for the pipeline that starts: those read since ``startReading()`` (no more read ahead
+    /// from now on than the pipeline's own bound), or a stream that starts reading now.
     func blocks() -> SampleBlockStream {
-        if let reading, reading.descriptor == descriptor { return reading }
+        if let reading, reading.descriptor == descriptor {
+            reading.stopReadingAhead()
+            return reading
+        }
         return blocks(readAhead: 0)
     }
 
