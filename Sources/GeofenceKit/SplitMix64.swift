@@ -21,6 +21,13 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
 
+    /// Skips `draws` numbers: the generator then gives what it would after `draws` calls of ``next()`` (its state
+    /// only counts up by a constant per number), so that parts of one stream can be drawn on different cores.
+    @inlinable
+    public mutating func skip(_ draws: Int) {
+        state &+= 0x9E37_79B9_7F4A_7C15 &* UInt64(draws)
+    }
+
     /// A uniform number in [0, 1) with 53 random bits.
     @inlinable
     public mutating func unit() -> Double {

@@ -91,58 +91,80 @@ public struct CatalogIndex: Sendable {
     /// Builds the index of `shapes`, each with its region number (for example its position in the region file).
     /// - Precondition: fewer than ``maximumCount`` shapes; circle radii > 0.
     public init(_ shapes: some Sequence<(region: Int32, shape: Shape)>) {
-        var latitudes: [Double] = [], longitudes: [Double] = [], radii: [Double] = [], regions: [Int32] = []
+        var centres: [Centre] = [], regions: [Int32] = []
         var polygonsByInput: [Int32: PolygonGeometry] = [:]
         for (region, shape) in shapes {
             switch shape {
             case .circle(let latitude, let longitude, let radius):
-                latitudes.append(latitude)
-                longitudes.append(longitude)
-                radii.append(radius)
+                centres.append(Centre(latitude: latitude, longitude: longitude, radius: radius))
             case .polygon(let polygon):
                 let (latitude, longitude, bound) = Self.boundingCircle(polygon)
-                polygonsByInput[Int32(latitudes.count)] = polygon
-                latitudes.append(latitude)
-                longitudes.append(longitude)
-                radii.append(-bound)
+                polygonsByInput[Int32(centres.count)] = polygon
+                centres.append(Centre(latitude: latitude, longitude: longitude, radius: -bound))
             }
             regions.append(region)
         }
-        precondition(regions.count < Self.maximumCount, "a catalog holds at most \(Self.maximumCount - 1) regions")
-        // Tree order: the centre's position on the Hilbert curve (40 bits), then input order; both in one key.
-        var keys = [UInt64](repeating: 0, count: regions.count)
-        for i in keys.indices {
-            keys[i] = Self.curveKey(latitude: latitudes[i], longitude: longitudes[i]) << 24 | UInt64(i)
+        self.init(centres: centres, regions: regions, polygons: polygonsByInput)
+    }
+
+    /// A circle as ``init(circles:)`` takes it: its centre in degrees and its radius in metres (> 0).
+    public struct Circle: Sendable {
+        public var latitude: Double
+        public var longitude: Double
+        public var radius: Double
+
+        public init(latitude: Double, longitude: Double, radius: Double) {
+            self.latitude = latitude
+            self.longitude = longitude
+            self.radius = radius
         }
-        keys = Self.sortedByCurve(keys)
-        let order = keys.map { Int($0 & 0xFF_FFFF) }
-        centres = order.map { Centre(latitude: latitudes[$0], longitude: longitudes[$0], radius: radii[$0]) }
-        let numbers = order.map { regions[$0] }
+    }
+
+    /// Builds the index of circles numbered by their position in `circles`: the index ``init(_:)`` builds of
+    /// `(k, .circle(…))` for each `circles[k]`.
+    /// - Precondition: fewer than ``maximumCount`` circles; radii > 0.
+    public init(circles: [Circle]) {
+        self.init(
+            centres: circles.map { Centre(latitude: $0.latitude, longitude: $0.longitude, radius: $0.radius) },
+            regions: Array(0..<Int32(clamping: circles.count)), polygons: [:])
+    }
+
+    /// Builds the index of the regions in input order (a polygon by its bounding circle, the radius negative, and
+    /// its geometry by input position). Every step per region runs on every core — the Hilbert positions, the
+    /// Earth-centred points (three sines and cosines each), the leaves' boxes — and each step reads its input in
+    /// order: tree order gathers whole records, one random read each, not a value from each of several columns.
+    private init(centres centresByInput: [Centre], regions: [Int32], polygons polygonsByInput: [Int32: PolygonGeometry]) {
+        precondition(regions.count < Self.maximumCount, "a catalog holds at most \(Self.maximumCount - 1) regions")
+        let count = regions.count
+        // Tree order: the centre's position on the Hilbert curve (40 bits), then input order; both in one key.
+        let keys = Self.sortedByCurve(ParallelFill.array(count: count) { i in
+            Self.curveKey(latitude: centresByInput[i].latitude, longitude: centresByInput[i].longitude) << 24 | UInt64(i)
+        })
+        let recordsByInput = ParallelFill.array(count: count) { i in
+            let centre = centresByInput[i]
+            let point = EarthCentredPoint(latitude: centre.latitude, longitude: centre.longitude)
+            let float = Float(abs(centre.radius))
+            let rounded = Double(float) >= abs(centre.radius) ? float : float.nextUp
+            return Record(
+                x: point.x, y: point.y, z: point.z, radius: centre.radius > 0 ? rounded : -rounded, region: regions[i])
+        }
+        centres = ParallelFill.array(count: count) { centresByInput[Int(keys[$0] & 0xFF_FFFF)] }
+        records = ParallelFill.array(count: count) { recordsByInput[Int(keys[$0] & 0xFF_FFFF)] }
         var polygons: [Int32: PolygonGeometry] = [:]
         if !polygonsByInput.isEmpty {
-            for (position, input) in order.enumerated() {
-                if let polygon = polygonsByInput[Int32(input)] { polygons[Int32(position)] = polygon }
+            for (position, key) in keys.enumerated() {
+                if let polygon = polygonsByInput[Int32(key & 0xFF_FFFF)] { polygons[Int32(position)] = polygon }
             }
         }
         self.polygons = polygons
-        var records: [Record] = []
-        records.reserveCapacity(order.count)
-        for i in order.indices {
-            let point = EarthCentredPoint(latitude: centres[i].latitude, longitude: centres[i].longitude)
-            let radius = centres[i].radius
-            let float = Float(abs(radius))
-            let rounded = Double(float) >= abs(radius) ? float : float.nextUp
-            records.append(Record(x: point.x, y: point.y, z: point.z, radius: radius > 0 ? rounded : -rounded, region: numbers[i]))
-        }
-        self.records = records
         levels = Self.buildLevels(records)
     }
 
     /// Gives every entry the region number of its position in tree order (for generated catalogs, whose regions
     /// have no order of their own: numbering them along the tree keeps neighbours' numbers close).
     public mutating func numberRegionsInTreeOrder() {
-        records = records.enumerated().map { position, record in
-            var record = record
+        records = ParallelFill.array(count: records.count) { [records] position in
+            var record = records[position]
             record.region = Int32(position)
             return record
         }
@@ -247,11 +269,9 @@ public struct CatalogIndex: Sendable {
 
     private static func buildLevels(_ records: [Record]) -> [[Box]] {
         guard !records.isEmpty else { return [] }
-        var leaves: [Box] = []
-        leaves.reserveCapacity((records.count + leafSize - 1) / leafSize)
-        for start in stride(from: 0, to: records.count, by: leafSize) {
+        let leaves = ParallelFill.array(count: (records.count + leafSize - 1) / leafSize, smallestPart: 512) { leaf in
             var box = Box.empty
-            for i in start..<min(start + leafSize, records.count) {
+            for i in leaf * leafSize..<min((leaf + 1) * leafSize, records.count) {
                 // Float keeps a coordinate within 0.25 m of the Double: a metre outwards covers it.
                 let p = records[i]
                 box.minX = min(box.minX, Float(p.x) - 1); box.maxX = max(box.maxX, Float(p.x) + 1)
@@ -259,7 +279,7 @@ public struct CatalogIndex: Sendable {
                 box.minZ = min(box.minZ, Float(p.z) - 1); box.maxZ = max(box.maxZ, Float(p.z) + 1)
                 box.maxRadius = max(box.maxRadius, abs(p.radius))
             }
-            leaves.append(box)
+            return box
         }
         var levels = [leaves]
         while let below = levels.last, below.count > 1 {

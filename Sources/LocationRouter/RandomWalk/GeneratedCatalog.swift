@@ -19,12 +19,17 @@ extension SharedCatalog {
     public static func generated(
         _ configuration: GeneratedCatalogConfiguration, center: Coordinate, areaRadius: Double, seed: UInt64
     ) -> SharedCatalog {
-        var rng = SplitMix64(seed: seed, stream: 0, purpose: .generatedCatalog)
-        let shapes = (0..<configuration.count).lazy.map { k -> (region: Int32, shape: CatalogIndex.Shape) in
-            let centre = GeoMotion.offset(center.latitude, center.longitude, withinDisc: areaRadius, using: &rng)
-            let radius = rng.uniform(configuration.radius)
-            return (Int32(k), .circle(latitude: centre.latitude, longitude: centre.longitude, radius: radius))
+        let stream = SplitMix64(seed: seed, stream: 0, purpose: .generatedCatalog)
+        let (latitude, longitude) = (center.latitude, center.longitude)
+        let radii = configuration.radius
+        // Circle k is drawn from the stream's numbers 3k to 3k + 2 (a distance, a bearing, a radius): every circle
+        // is computed on its own, on every core, and the catalog is the one a single pass through the stream makes.
+        let circles = ParallelFill.array(count: configuration.count) { k in
+            var rng = stream
+            rng.skip(3 * k)
+            let centre = GeoMotion.offset(latitude, longitude, withinDisc: areaRadius, using: &rng)
+            return CatalogIndex.Circle(latitude: centre.latitude, longitude: centre.longitude, radius: rng.uniform(radii))
         }
-        return SharedCatalog(generated: CatalogIndex(shapes))
+        return SharedCatalog(generated: CatalogIndex(circles: circles))
     }
 }
