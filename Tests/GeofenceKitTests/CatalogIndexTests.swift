@@ -161,6 +161,37 @@ import Testing
         #expect(result.regions == [1, 4, 5])
     }
 
+    @Test func everyRegionIsFoundWhenMoreAreWantedThanThereAre() {
+        // Thousands of boxes wait in the walk's queue at once: it grows past its first size.
+        let catalog = Self.circles(3_000, around: -33.9, 151.2, spread: 2, seed: 13)
+        let index = Self.index(catalog)
+        var result = CatalogIndex.NearestRegions()
+        // The index's own measure (straight-line distance minus the radius rounded up to a `Float`) for every
+        // region: far regions' geodesic and straight distances differ by more than some of their gaps.
+        let point = EarthCentredPoint(latitude: -33.9, longitude: 151.2)
+        let scan = catalog.enumerated().map { k, circle in
+            let float = Float(circle.radius)
+            let radius = Double(float) >= circle.radius ? float : float.nextUp
+            let centre = EarthCentredPoint(latitude: circle.latitude, longitude: circle.longitude)
+            return (distance: centre.distance(to: point) - Double(radius), region: Int32(k))
+        }.sorted { ($0.distance, $0.region) < ($1.distance, $1.region) }
+        index.nearest(latitude: -33.9, longitude: 151.2, count: 5_000, into: &result)
+        #expect(result.regions == scan.map(\.region))
+        #expect(result.distances == scan.map(\.distance))
+        index.nearest(latitude: -33.9, longitude: 151.2, count: 5_000, maximumRadius: 200, into: &result)
+        #expect(result.regions == scan.filter { catalog[Int($0.region)].radius <= 200 }.map(\.region))
+    }
+
+    @Test func tiesAcrossLeavesGoToTheLowerRegionNumbers() {
+        // 200 identical circles, numbered out of order, fill several leaves: the 37 lowest numbers win.
+        var rng = SplitMix64(seed: 2, stream: 0, purpose: 1)
+        let numbers = (0..<200).map { Int32($0) }.shuffled(using: &rng)
+        let shapes: [(region: Int32, shape: CatalogIndex.Shape)] = numbers.map { ($0, .circle(latitude: 1, longitude: 1, radius: 50)) }
+        var result = CatalogIndex.NearestRegions()
+        CatalogIndex(shapes).nearest(latitude: 1.01, longitude: 1, count: 37, into: &result)
+        #expect(result.regions == (0..<37).map { Int32($0) })
+    }
+
     @Test func polygonsAreFoundByTheirBoundary() throws {
         // A 0.02° square whose nearest edge is 0.005° north of the probe, and circles further away.
         let ring = [(0.0, 0.0), (0.0, 0.02), (0.02, 0.02), (0.02, 0.0), (0.0, 0.0)].map { Coordinate(unchecked: $0.0, $0.1) }

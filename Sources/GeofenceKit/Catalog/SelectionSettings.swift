@@ -68,11 +68,12 @@ public struct SharedCatalog: Sendable {
                 MonitoredRegion(id: id, geometry: .polygon(polygon))
             }
         }
-        self.circle = { [index] id in
-            guard case .circle(let latitude, let longitude, let radius) = index.shape(ofTreePosition: Int(id)) else {
-                return nil
-            }
-            return MonitoredCircle(id: id, latitude: latitude, longitude: longitude, radius: radius)
+        // Every region a device chooses is registered through this: its centre record, read directly (no shape
+        // built, no polygon looked up for a circle).
+        self.circle = { [centres = index.centres] id in
+            let centre = centres[Int(id)]
+            guard centre.radius > 0 else { return nil }
+            return MonitoredCircle(id: id, latitude: centre.latitude, longitude: centre.longitude, radius: centre.radius)
         }
     }
 }
