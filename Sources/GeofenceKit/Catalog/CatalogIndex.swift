@@ -70,16 +70,9 @@ public struct CatalogIndex: Sendable {
 
     // Regions in tree order.
     private(set) var records: [Record]
-    /// A region's exact centre and radius, together: registering a chosen region reads one cache line, not three.
-    struct Centre: Sendable {
-        var latitude: Double
-        var longitude: Double
-        /// A circle's exact radius; for a polygon, minus its bounding radius.
-        var radius: Double
-    }
-
-    /// Exact centres and radii in tree order.
-    let centres: [Centre]
+    /// Exact centres and radii in tree order, each a ``Circle`` (for a polygon, its bounding circle with the
+    /// radius negated): registering a chosen region reads one cache line, not three.
+    let centres: [Circle]
     /// Polygons by entry position.
     let polygons: [Int32: PolygonGeometry]
     /// `levels[0]` boxes the entries, `levels[k]` boxes `levels[k - 1]`; the last level is the root alone.
@@ -91,23 +84,24 @@ public struct CatalogIndex: Sendable {
     /// Builds the index of `shapes`, each with its region number (for example its position in the region file).
     /// - Precondition: fewer than ``maximumCount`` shapes; circle radii > 0.
     public init(_ shapes: some Sequence<(region: Int32, shape: Shape)>) {
-        var centres: [Centre] = [], regions: [Int32] = []
+        var centres: [Circle] = [], regions: [Int32] = []
         var polygonsByInput: [Int32: PolygonGeometry] = [:]
         for (region, shape) in shapes {
             switch shape {
             case .circle(let latitude, let longitude, let radius):
-                centres.append(Centre(latitude: latitude, longitude: longitude, radius: radius))
+                centres.append(Circle(latitude: latitude, longitude: longitude, radius: radius))
             case .polygon(let polygon):
                 let (latitude, longitude, bound) = Self.boundingCircle(polygon)
                 polygonsByInput[Int32(centres.count)] = polygon
-                centres.append(Centre(latitude: latitude, longitude: longitude, radius: -bound))
+                centres.append(Circle(latitude: latitude, longitude: longitude, radius: -bound))
             }
             regions.append(region)
         }
         self.init(centres: centres, regions: regions, polygons: polygonsByInput)
     }
 
-    /// A circle as ``init(circles:)`` takes it: its centre in degrees and its radius in metres (> 0).
+    /// A circle as ``init(circles:)`` takes it: its centre in degrees and its radius in metres (> 0). The index
+    /// also stores each region's exact centre as one (see ``centres``).
     public struct Circle: Sendable {
         public var latitude: Double
         public var longitude: Double
@@ -124,16 +118,14 @@ public struct CatalogIndex: Sendable {
     /// `(k, .circle(…))` for each `circles[k]`.
     /// - Precondition: fewer than ``maximumCount`` circles; radii > 0.
     public init(circles: [Circle]) {
-        self.init(
-            centres: circles.map { Centre(latitude: $0.latitude, longitude: $0.longitude, radius: $0.radius) },
-            regions: Array(0..<Int32(clamping: circles.count)), polygons: [:])
+        self.init(centres: circles, regions: Array(0..<Int32(clamping: circles.count)), polygons: [:])
     }
 
     /// Builds the index of the regions in input order (a polygon by its bounding circle, the radius negative, and
     /// its geometry by input position). Every step per region runs on every core — the Hilbert positions, the
     /// Earth-centred points (three sines and cosines each), the leaves' boxes — and each step reads its input in
     /// order: tree order gathers whole records, one random read each, not a value from each of several columns.
-    private init(centres centresByInput: [Centre], regions: [Int32], polygons polygonsByInput: [Int32: PolygonGeometry]) {
+    private init(centres centresByInput: [Circle], regions: [Int32], polygons polygonsByInput: [Int32: PolygonGeometry]) {
         precondition(regions.count < Self.maximumCount, "a catalog holds at most \(Self.maximumCount - 1) regions")
         let count = regions.count
         // Tree order: the centre's position on the Hilbert curve (40 bits), then input order; both in one key.
