@@ -43,7 +43,7 @@ enum CatalogBenchmarks {
 
     static func build(size: Int) -> Benchmark {
         Benchmark(
-            name: "catalogIndexBuild", summary: "one core: CatalogIndex of \(size) circles (sort, boxes)", unit: "regions",
+            name: "catalogIndexBuild", summary: "both cores: CatalogIndex of \(size) circles (sort, boxes)", unit: "regions",
             prepare: {
                 let shapes = shapes(size)
                 return {
