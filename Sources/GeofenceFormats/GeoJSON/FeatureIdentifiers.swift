@@ -25,16 +25,8 @@ struct FeatureIdentifiers {
         entries = Array(repeating: Entry(hash: 0, feature: -1, id: ""), count: capacity)
     }
 
-    /// The 64-bit FNV-1a hash of the id's UTF-8 bytes.
-    static func hash(_ id: String) -> UInt64 {
-        var id = id
-        // Over the contiguous bytes (which a native or small string has): iterating the UTF-8 view costs many times more.
-        return id.withUTF8 { bytes in
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-            return hash
-        }
-    }
+    /// The hash the table files an id under: ``StableHash/fnv1a(_:)`` of its UTF-8 bytes.
+    static func hash(_ id: String) -> UInt64 { StableHash.fnv1a(id) }
 
     /// Records that `feature` has `id` (whose ``hash(_:)`` is `hash`) and returns `nil`; or, when an earlier
     /// feature has the same id, returns that feature's index and records nothing.

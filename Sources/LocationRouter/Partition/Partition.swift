@@ -1,3 +1,5 @@
+import GeofenceKit
+
 /// One slice of a run that is split over several processes: partition `index` of `count`.
 ///
 /// Every process of a partitioned run is given the same configuration and seed and simulates only its own
@@ -60,14 +62,7 @@ public struct Partition: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// FNV-1a, 64 bits, of the UTF-8 bytes of `text`: stable across processes, machines and versions.
-    public static func stableHash(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
-        return hash
-    }
+    public static func stableHash(_ text: String) -> UInt64 { StableHash.fnv1a(text) }
 }
 
 extension Partition {

@@ -89,12 +89,7 @@ public struct TargetDriver: Sendable {
 
     /// A stable lane for a device: FNV-1a of its name.
     static func lane(of device: String, lanes: Int) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in device.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return Int(hash % UInt64(lanes))
+        Int(StableHash.fnv1a(device) % UInt64(lanes))
     }
 }
 
