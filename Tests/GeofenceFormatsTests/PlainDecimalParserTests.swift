@@ -38,6 +38,45 @@ import GeofenceKit
         #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
     }
 
+    /// The same with the rest of a line after the number, so that the fraction's last digits are read up to eight
+    /// at a time (the parser does that only while eight bytes are left): the same value, and the end at the comma.
+    @Test func decimalsInsideALineMatchTheStandardParser() throws {
+        var random = SplitMix64(seed: 16)
+        var mismatches: [String] = []
+        for _ in 0..<100_000 {
+            let digits = 1 + Int(random.next() % 19)
+            var text = String(1 + random.next() % 9)
+            for _ in 1..<digits { text.append(String(random.next() % 10)) }
+            let point = Int(random.next() % UInt64(digits + 1))
+            if point > 0 {
+                text.insert(".", at: text.index(text.endIndex, offsetBy: -point))
+                if text.first == "." { text = "0" + text }
+            }
+            let expected = try #require(Double(text))
+            let line = text + ",121.51234567,1795248000"
+            let parsed = Array(line.utf8).withUnsafeBufferPointer { PlainDecimalParser.parse($0, from: 0) }
+            guard let (value, end, _) = parsed, end == text.utf8.count else {
+                mismatches.append("\(text): not parsed")
+                continue
+            }
+            if value.bitPattern != expected.bitPattern { mismatches.append("\(text): \(value) ≠ \(expected)") }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+
+    /// Up to eight digits at once: every count of leading digits, followed by every kind of byte.
+    @Test func leadingDigitsCountAndValue() {
+        for count in 0...8 {
+            for next in [UInt8(ascii: ","), UInt8(ascii: "."), UInt8(ascii: "/"), UInt8(ascii: ":"), 0xFF, 0x00] {
+                var bytes = Array("73905812".utf8.prefix(count))
+                bytes += Array(repeating: next, count: 8 - count)
+                let expected = count == 0 ? 0 : UInt64(String(decoding: bytes.prefix(count), as: UTF8.self))!
+                let (value, digits) = bytes.withUnsafeBufferPointer { EightBytes.leadingDigits(at: 0, in: $0) }
+                #expect(digits == count && value == expected, "\(bytes)")
+            }
+        }
+    }
+
     /// Full-precision coordinates as a fleet feed writes them (`Double.description`): read back to the same bits.
     @Test func shortestRoundTripCoordinatesReadBackExactly() {
         var random = SplitMix64(seed: 7)

@@ -75,10 +75,10 @@ import GeofenceKit
                 rejections.removeFirst()
             }
             let sample = block.sample(index)
-            results.append(describe(sample, line: block.lineNumbers[index]))
+            results.append(describe(sample, line: block.samples[index].lineNumber))
             // The hash is the name's, wherever the name is kept.
             let hash = Array(sample.device.utf8).withUnsafeBufferPointer { DeviceNameHash.hash($0, seed: DeviceNameHash.seed) }
-            #expect(block.nameHashes[index] == hash)
+            #expect(block.samples[index].nameHash == hash)
         }
         return results + rejections.map { describe($0.error) }
     }
@@ -109,7 +109,7 @@ import GeofenceKit
         let block = SampleBlockDecoder.decode(
             Array(text.utf8), from: 20, firstLine: 2, as: .csv(header), maxLineLength: 100)
         #expect(block.count == 1)
-        #expect(block.lineNumbers == [2])
+        #expect(block.samples.map(\.lineNumber) == [2])
         #expect(block.rejections.map { $0.error.error.line } == [3])
         #expect(block.rejections.first?.samplesBefore == 1)
     }

@@ -1,11 +1,28 @@
 import GeofenceKit
 
-/// What a block of sample lines decoded into: its samples as columns, in line order, and its rejected lines.
+/// What a block of sample lines decoded into: its samples, in line order, and its rejected lines.
 ///
-/// Columns rather than an array of ``LocationSample``s: a block holds thousands of samples, and a value per
-/// sample with a `String` inside costs a reference count at every copy and an allocation per long name. A
-/// device's name stays in the block's bytes, with its hash (``DeviceNameHash``), until the router needs it.
+/// Each sample is a plain value with no `String` inside: a block holds thousands of samples, and a name per sample
+/// would cost an allocation per long name and a reference count at every copy. A device's name stays in the
+/// block's bytes, with its hash (``DeviceNameHash``), until the router needs it. One array of samples rather than a
+/// column per field: a line then costs one append (one uniqueness and capacity check) instead of seven, and the
+/// router, which reads every field of a sample, finds them together.
 public struct DecodedSampleBlock: Sendable {
+    /// One valid line's values.
+    public struct Sample: Sendable {
+        /// The line's number in the stream.
+        public var lineNumber: Int
+        /// The span of the device's name in ``DecodedSampleBlock/bytes``, and the name's hash.
+        public var name: Range<Int>
+        public var nameHash: UInt64
+        public var latitude: Double
+        public var longitude: Double
+        /// Microseconds since the Unix epoch.
+        public var time: Int64
+        /// Metres; NaN where the line gives none.
+        public var accuracy: Double
+    }
+
     /// One rejected line and where it falls among the samples.
     public struct Rejection: Sendable {
         /// How many of the block's samples come before the rejected line.
@@ -15,42 +32,30 @@ public struct DecodedSampleBlock: Sendable {
 
     /// The block's lines; names spelled with escapes or doubled quotes follow them, decoded.
     public internal(set) var bytes: [UInt8]
-    /// Each sample's line number, the span of its device's name in ``bytes`` and the name's hash.
-    public internal(set) var lineNumbers: [Int] = []
-    public internal(set) var names: [Range<Int>] = []
-    public internal(set) var nameHashes: [UInt64] = []
-    public internal(set) var latitudes: [Double] = []
-    public internal(set) var longitudes: [Double] = []
-    /// Microseconds since the Unix epoch.
-    public internal(set) var times: [Int64] = []
-    /// Metres; NaN where the line gives none.
-    public internal(set) var accuracies: [Double] = []
+    public internal(set) var samples: [Sample] = []
     /// Rejected lines (too long, malformed, invalid fields), in line order. Blank lines are neither samples nor
     /// rejections.
     public internal(set) var rejections: [Rejection] = []
 
-    public var count: Int { times.count }
+    public var count: Int { samples.count }
 
     init(bytes: [UInt8], capacity: Int) {
         self.bytes = bytes
-        lineNumbers.reserveCapacity(capacity)
-        names.reserveCapacity(capacity)
-        nameHashes.reserveCapacity(capacity)
-        latitudes.reserveCapacity(capacity)
-        longitudes.reserveCapacity(capacity)
-        times.reserveCapacity(capacity)
-        accuracies.reserveCapacity(capacity)
+        samples.reserveCapacity(capacity)
     }
 
     /// The name of sample `index`'s device.
     public func name(of index: Int) -> String {
-        bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[names[index]]), as: UTF8.self) }
+        bytes.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[samples[index].name]), as: UTF8.self)
+        }
     }
 
     /// Sample `index` as a value, for tests and callers that want one.
     public func sample(_ index: Int) -> LocationSample {
-        LocationSample(
-            device: name(of: index), coordinate: Coordinate(unchecked: latitudes[index], longitudes[index]),
-            time: Timestamp(microseconds: times[index]), accuracy: accuracies[index].isNaN ? nil : accuracies[index])
+        let sample = samples[index]
+        return LocationSample(
+            device: name(of: index), coordinate: Coordinate(unchecked: sample.latitude, sample.longitude),
+            time: Timestamp(microseconds: sample.time), accuracy: sample.accuracy.isNaN ? nil : sample.accuracy)
     }
 }

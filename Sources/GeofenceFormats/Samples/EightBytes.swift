@@ -57,13 +57,45 @@ enum EightBytes {
     /// them is not a digit; there must be eight bytes there.
     @inline(__always)
     static func digits(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
-        let word = UInt64(
+        let word = load(at: offset, in: bytes)
+        guard nonDigits(word) == 0 else { return nil }
+        return value(ofDigits: word)
+    }
+
+    /// The digits that start at `offset`, up to eight: their value and how many there are (0 when the byte at
+    /// `offset` is not a digit); there must be eight bytes there. A fraction's last few digits in one step
+    /// instead of a loop over them.
+    @inline(__always)
+    static func leadingDigits(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (value: UInt64, count: Int) {
+        let word = load(at: offset, in: bytes)
+        let count = nonDigits(word).trailingZeroBitCount / 8
+        guard count > 0 else { return (0, 0) }
+        // The digits moved to the word's last bytes (the least significant places), '0's before them.
+        let shift = UInt64(64 - 8 * count)
+        let padded = word << shift | (0x3030_3030_3030_3030 >> (64 - shift))
+        return (value(ofDigits: padded), count)
+    }
+
+    @inline(__always)
+    private static func load(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        UInt64(
             littleEndian: UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-        // Every byte 0x30…0x39: its high nibble is 3, and adding 6 keeps it 3.
+    }
+
+    /// Non-zero in the high nibble of each byte of `word` that is not an ASCII digit, and zero for the digits
+    /// below the first such byte: a digit's high nibble is 3, and adding 6 keeps it 3. (The addition can carry
+    /// out of a byte of 0xFA or more, which is not a digit, into the bytes after it only.)
+    @inline(__always)
+    private static func nonDigits(_ word: UInt64) -> UInt64 {
         let highNibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
-        guard (word & highNibbles) | (((word &+ 0x0606_0606_0606_0606) & highNibbles) >> 4) == 0x3333_3333_3333_3333
-        else { return nil }
-        // Pairs, then quads, then all eight, each step one multiplication.
+        let threes: UInt64 = 0x3030_3030_3030_3030
+        return ((word & highNibbles) ^ threes) | (((word &+ 0x0606_0606_0606_0606) & highNibbles) ^ threes)
+    }
+
+    /// The value of a word of eight ASCII digits, the first the most significant: pairs, then quads, then all
+    /// eight, each step one multiplication.
+    @inline(__always)
+    private static func value(ofDigits word: UInt64) -> UInt64 {
         var value = word & 0x0F0F_0F0F_0F0F_0F0F
         value = (value &* 2561) >> 8 & 0x00FF_00FF_00FF_00FF
         value = (value &* 6_553_601) >> 16 & 0x0000_FFFF_0000_FFFF

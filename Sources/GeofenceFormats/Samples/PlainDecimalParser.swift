@@ -36,11 +36,14 @@ enum PlainDecimalParser {
         if !isInteger {
             index += 1
             let fractionStart = index
-            // A full-precision fraction has 13 to 16 digits: eight at a time first. (A mantissa that wraps has more
-            // than 19 significant digits, which the count below refuses.)
-            while index + 8 <= count, let eight = EightBytes.digits(at: index, in: bytes) {
-                mantissa = mantissa &* 100_000_000 &+ eight
-                index += 8
+            // A full-precision fraction has 13 to 16 digits: up to eight at a time while eight bytes are left. (A
+            // mantissa that wraps has more than 19 significant digits, which the count below refuses; wrapping
+            // n digits at once wraps to the same value as n steps of one.)
+            while index + 8 <= count {
+                let (value, digitCount) = EightBytes.leadingDigits(at: index, in: bytes)
+                mantissa = mantissa &* powersOfTen[digitCount] &+ value
+                index += digitCount
+                guard digitCount == 8 else { break }
             }
             while index < count, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
                 mantissa = mantissa &* 10 &+ UInt64(digit)
@@ -70,4 +73,7 @@ enum PlainDecimalParser {
         else { return nil }
         return (negative ? -value : value, index, isInteger)
     }
+
+    /// 10^0…10^8, to shift a mantissa left by the digits read at once.
+    private static let powersOfTen: [UInt64] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000]
 }

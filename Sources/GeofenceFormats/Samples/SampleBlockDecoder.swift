@@ -33,6 +33,8 @@ public enum SampleBlockDecoder {
         var decodedNames: [UInt8] = []
         var decodedNameSamples: [Int] = []
         let seed = DeviceNameHash.seed
+        // Taken out of the format once: a switch over it per line copied the header (a retain and a release).
+        let csvHeader: CSVSampleHeader? = if case .csv(let header) = format { header } else { nil }
         bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             var lineStart = start
@@ -61,32 +63,32 @@ public enum SampleBlockDecoder {
                 if SampleDecoder.isBlank(line) { continue }
                 let fields: SampleFields
                 do throws(SampleDecodingError) {
-                    switch format {
-                    case .ndjson: fields = try SampleDecoder.ndjsonFields(line: line, lineNumber: lineNumber)
-                    case .csv(let header):
-                        fields = try SampleDecoder.csvFields(line: line, header: header, lineNumber: lineNumber)
+                    if let csvHeader {
+                        fields = try SampleDecoder.csvFields(line: line, header: csvHeader, lineNumber: lineNumber)
+                    } else {
+                        fields = try SampleDecoder.ndjsonFields(line: line, lineNumber: lineNumber)
                     }
                 } catch {
                     block.rejections.append(.init(samplesBefore: block.count, error: error))
                     continue
                 }
+                let name: Range<Int>
+                var nameHash: UInt64 = 0
                 switch fields.device {
                 case .span(let span):
-                    let name = span.lowerBound + lineStart..<span.upperBound + lineStart
-                    block.names.append(name)
-                    block.nameHashes.append(DeviceNameHash.hash(UnsafeBufferPointer(rebasing: buffer[name]), seed: seed))
+                    name = span.lowerBound + lineStart..<span.upperBound + lineStart
+                    nameHash = DeviceNameHash.hash(UnsafeBufferPointer(rebasing: buffer[name]), seed: seed)
                 case .text(let text):
                     // Placed after the lines once they are all read (the buffer cannot grow under this pointer).
                     decodedNameSamples.append(block.count)
-                    block.names.append(decodedNames.count..<decodedNames.count + text.utf8.count)
-                    block.nameHashes.append(0)
+                    name = decodedNames.count..<decodedNames.count + text.utf8.count
                     decodedNames += text.utf8
                 }
-                block.lineNumbers.append(lineNumber)
-                block.latitudes.append(fields.coordinate.latitude)
-                block.longitudes.append(fields.coordinate.longitude)
-                block.times.append(fields.time.microseconds)
-                block.accuracies.append(fields.accuracy ?? .nan)
+                block.samples.append(
+                    .init(
+                        lineNumber: lineNumber, name: name, nameHash: nameHash, latitude: fields.coordinate.latitude,
+                        longitude: fields.coordinate.longitude, time: fields.time.microseconds,
+                        accuracy: fields.accuracy ?? .nan))
             }
         }
         if !decodedNameSamples.isEmpty {
@@ -94,10 +96,10 @@ public enum SampleBlockDecoder {
             block.bytes += decodedNames
             block.bytes.withUnsafeBufferPointer { buffer in
                 for sample in decodedNameSamples {
-                    let name = block.names[sample]
-                    block.names[sample] = name.lowerBound + offset..<name.upperBound + offset
-                    block.nameHashes[sample] = DeviceNameHash.hash(
-                        UnsafeBufferPointer(rebasing: buffer[block.names[sample]]), seed: seed)
+                    let name = block.samples[sample].name
+                    block.samples[sample].name = name.lowerBound + offset..<name.upperBound + offset
+                    block.samples[sample].nameHash = DeviceNameHash.hash(
+                        UnsafeBufferPointer(rebasing: buffer[block.samples[sample].name]), seed: seed)
                 }
             }
         }

@@ -20,12 +20,21 @@ extension SampleDecoder {
         try csvFields(line: line, header: header, lineNumber: lineNumber).sample(in: line)
     }
 
-    /// Decodes one CSV row into its values, the device's name left in the line (see ``SampleFields``).
+    /// Decodes one CSV row into its values, the device's name left in the line (see ``SampleFields``): a row of the
+    /// common shape in one pass (``plainCSVFields(line:header:)``), any other field by field.
     static func csvFields(line: UnsafeBufferPointer<UInt8>, header: CSVSampleHeader, lineNumber: Int)
         throws(SampleDecodingError) -> SampleFields
     {
         var bytes = line
         if bytes.last == UInt8(ascii: "\r") { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
+        if let fields = plainCSVFields(line: bytes, header: header) { return fields }
+        return try scannedCSVFields(line: bytes, header: header, lineNumber: lineNumber)
+    }
+
+    /// Decodes one CSV row (without its carriage return) field by field: every row, and every problem named.
+    static func scannedCSVFields(line bytes: UnsafeBufferPointer<UInt8>, header: CSVSampleHeader, lineNumber: Int)
+        throws(SampleDecodingError) -> SampleFields
+    {
         var scanner = CSVFieldScanner(bytes)
         // Absent (`nil`) when the row ends before the column; empty fields are present with an empty span.
         var device, latitude, longitude, time, accuracy: CSVFieldScanner.Field?
@@ -120,7 +129,7 @@ extension SampleDecoder {
     }
 
     /// A CSV time: ISO-8601 when it has the date's `-` at index 4 (`2026-…`), else Unix seconds.
-    private static func parseTime(_ text: UnsafeBufferPointer<UInt8>) throws(InputError) -> Timestamp {
+    static func parseTime(_ text: UnsafeBufferPointer<UInt8>) throws(InputError) -> Timestamp {
         if text.count >= 10, text[4] == UInt8(ascii: "-") { return try Timestamp.parseISO8601(text) }
         return try Timestamp.parseUnixSeconds(text)
     }

@@ -139,7 +139,7 @@ struct SampleStreamRouter {
                 rejections.removeFirst()
             }
             summary.read += 1
-            let time = block.times[index]
+            let time = block.samples[index].time
             if pacer.isPaced, pacer.delay(until: time) > 0 {
                 // Whatever is due goes out before the source sleeps until this sample's moment.
                 try await flush(send: send)
@@ -162,8 +162,9 @@ struct SampleStreamRouter {
     /// Queues sample `index` of `block` for its device's shard; returns the shard, or `nil` when the sample is
     /// rejected.
     private mutating func route(_ block: DecodedSampleBlock, _ index: Int) throws -> Int? {
-        let span = block.names[index]
-        let hash = block.nameHashes[index]
+        let sample = block.samples[index]
+        let span = sample.name
+        let hash = sample.nameHash
         let known = block.bytes.withUnsafeBufferPointer {
             devices.find(UnsafeBufferPointer(rebasing: $0[span]), hash: hash)
         }
@@ -178,7 +179,7 @@ struct SampleStreamRouter {
                     InputError(
                         "device \"\(name)\" is past the limit of \(input.maxDevices) distinct devices that "
                             + "this machine's memory can hold (see MemoryBudget in the README)",
-                        line: block.lineNumbers[index], field: "device"), owned: partition.owns(deviceID: name))
+                        line: sample.lineNumber, field: "device"), owned: partition.owns(deviceID: name))
                 return nil
             }
             // Every device is numbered, owned or not, so that a device's index (and its seeded draws) is the same
@@ -191,7 +192,7 @@ struct SampleStreamRouter {
             lastTime.append(.min)
             owned.append(partition.owns(deviceID: name))
         }
-        let time = block.times[index]
+        let time = sample.time
         let isOwned = owned[Int(device)]
         guard time >= lastTime[Int(device)] else {
             try reject(
@@ -199,7 +200,7 @@ struct SampleStreamRouter {
                 InputError(
                     "\(Timestamp(microseconds: time).iso8601) is older than the previous sample of device "
                         + "\"\(block.name(of: index))\" (\(Timestamp(microseconds: lastTime[Int(device)]).iso8601))",
-                    line: block.lineNumbers[index], field: "time"), owned: isOwned)
+                    line: sample.lineNumber, field: "time"), owned: isOwned)
             return nil
         }
         lastTime[Int(device)] = time
@@ -210,9 +211,9 @@ struct SampleStreamRouter {
             return nil
         }
         let shard = Int(device) % shardCount
-        let accuracy = block.accuracies[index]
+        let accuracy = sample.accuracy
         guard batches[shard].append(
-            device: device, latitude: block.latitudes[index], longitude: block.longitudes[index],
+            device: device, latitude: sample.latitude, longitude: sample.longitude,
             time: Timestamp(microseconds: time), accuracy: accuracy.isNaN ? nil : accuracy, through: &filter)
         else {
             summary.filtered += 1
