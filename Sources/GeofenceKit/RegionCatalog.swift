@@ -5,7 +5,6 @@
 /// on every run.
 public struct RegionCatalog: Sendable {
     public let regions: [Region]
-    private let compiled: [MonitoredRegion]
     private let everyDevice: [Int32]
     private let byDevice: [ExactName: [Int32]]
 
@@ -13,32 +12,53 @@ public struct RegionCatalog: Sendable {
         self.regions = regions
         var everyDevice: [Int32] = []
         var byDevice: [ExactName: [Int32]] = [:]
+        // Files list a device's regions together: a run of regions naming the same one device is filed in the
+        // table once, when the run ends, instead of hashing the name for every region.
+        var run: (device: ExactName, regions: [Int32])?
         for (index, region) in regions.enumerated() {
-            if let devices = region.devices {
-                // Most regions name one device: no set is needed to list it once.
-                let names = devices.count == 1 ? [ExactName(devices[0])] : Array(Set(devices.map(ExactName.init)))
-                for device in names { byDevice[device, default: []].append(Int32(index)) }
-            } else {
+            guard let devices = region.devices else {
                 everyDevice.append(Int32(index))
+                continue
             }
+            if devices.count == 1 {
+                let device = ExactName(devices[0])
+                if run?.device == device {
+                    run?.regions.append(Int32(index))
+                    continue
+                }
+                if let run { byDevice[run.device, default: []].append(contentsOf: run.regions) }
+                run = (device, [Int32(index)])
+                continue
+            }
+            if let finished = run {
+                byDevice[finished.device, default: []].append(contentsOf: finished.regions)
+                run = nil
+            }
+            for device in Set(devices.map(ExactName.init)) { byDevice[device, default: []].append(Int32(index)) }
         }
+        if let run { byDevice[run.device, default: []].append(contentsOf: run.regions) }
         self.everyDevice = everyDevice
         self.byDevice = byDevice
-        compiled = regions.enumerated().map { index, region in
-            MonitoredRegion(
-                id: Int32(index), geometry: region.geometry, notifyOnEntry: region.notifyOnEntry,
-                notifyOnExit: region.notifyOnExit, notifyOnDwell: region.notifyOnDwell,
-                loiteringDelay: region.loiteringDelay, bufferDistance: region.bufferDistance,
-                confirmationTime: region.confirmationTime,
-                notificationResponsiveness: region.notificationResponsiveness, assumedInside: region.assumedInside)
-        }
     }
 
     public var identifiers: [String] { regions.map(\.id) }
 
+    /// The region at `index` (file order) as a monitor registers it. Made when a device registers it (on the
+    /// pipeline's threads) rather than for the whole file up front: a file of 200,000 regions would otherwise
+    /// copy them all once more, single-threaded, before the first sample.
+    private func monitored(_ index: Int32) -> MonitoredRegion {
+        let region = regions[Int(index)]
+        return MonitoredRegion(
+            id: index, geometry: region.geometry, notifyOnEntry: region.notifyOnEntry,
+            notifyOnExit: region.notifyOnExit, notifyOnDwell: region.notifyOnDwell,
+            loiteringDelay: region.loiteringDelay, bufferDistance: region.bufferDistance,
+            confirmationTime: region.confirmationTime,
+            notificationResponsiveness: region.notificationResponsiveness, assumedInside: region.assumedInside)
+    }
+
     /// The regions `device` monitors, in file order.
     public func regions(forDevice device: String) -> [MonitoredRegion] {
-        guard let own = byDevice[ExactName(device)] else { return everyDevice.map { compiled[Int($0)] } }
+        guard let own = byDevice[ExactName(device)] else { return everyDevice.map(monitored) }
         // Both lists are ascending: merge them to keep file order.
         var merged: [MonitoredRegion] = []
         merged.reserveCapacity(own.count + everyDevice.count)
@@ -46,10 +66,10 @@ public struct RegionCatalog: Sendable {
         var j = 0
         while i < own.count || j < everyDevice.count {
             if j == everyDevice.count || (i < own.count && own[i] < everyDevice[j]) {
-                merged.append(compiled[Int(own[i])])
+                merged.append(monitored(own[i]))
                 i += 1
             } else {
-                merged.append(compiled[Int(everyDevice[j])])
+                merged.append(monitored(everyDevice[j]))
                 j += 1
             }
         }
@@ -59,7 +79,7 @@ public struct RegionCatalog: Sendable {
     /// The regions that list `device` in their `devices`, in file order: a device's own regions, which come
     /// before any region chosen from the shared catalog.
     public func ownRegions(forDevice device: String) -> [MonitoredRegion] {
-        byDevice[ExactName(device)]?.map { compiled[Int($0)] } ?? []
+        byDevice[ExactName(device)]?.map(monitored) ?? []
     }
 
     /// How many regions have no `devices` list: the catalog every device may monitor.
@@ -73,16 +93,16 @@ public struct RegionCatalog: Sendable {
     /// The shared catalog indexed for nearest-region queries; regions keep their file positions as numbers.
     public func sharedCatalog() -> SharedCatalog {
         let index = CatalogIndex(everyDevice.lazy.map { position -> (region: Int32, shape: CatalogIndex.Shape) in
-            switch self.compiled[Int(position)].geometry {
+            switch self.regions[Int(position)].geometry {
             case .circle(let circle):
                 (position, .circle(latitude: circle.center.latitude, longitude: circle.center.longitude, radius: circle.radius))
             case .polygon(let polygon):
                 (position, .polygon(polygon))
             }
         })
-        let compiled = compiled, regions = regions
+        let catalog = self
         return SharedCatalog(
-            index: index, region: { compiled[Int($0)] },
-            includes: { $0 >= 0 && Int($0) < regions.count && regions[Int($0)].devices == nil })
+            index: index, region: { catalog.monitored($0) },
+            includes: { $0 >= 0 && Int($0) < catalog.regions.count && catalog.regions[Int($0)].devices == nil })
     }
 }

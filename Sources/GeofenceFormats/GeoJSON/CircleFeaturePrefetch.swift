@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import GeofenceKit
 import Synchronization
 
@@ -57,6 +58,9 @@ struct CircleFeaturePrefetch {
     /// Files smaller than this are not worth a thread hop; the decoder reads them alone.
     static let minimumBytes = 1 << 20
 
+    /// How many features' id hashes ``takeRun(from:upcoming:_:)`` announces at a time.
+    static let lookahead = 16
+
     let bytes: UnsafeBufferPointer<UInt8>
     let parts: Int
     let partLength: Int
@@ -86,13 +90,22 @@ struct CircleFeaturePrefetch {
     /// at a feature `accept` refuses (returning `false`), leaving the scanner before it, or where the run ends,
     /// leaving the scanner after the last feature. Returns how many features it read; the scanner's offset never
     /// goes back between calls.
-    mutating func takeRun(from scanner: inout JSONScanner, _ accept: (borrowing Region, UInt64) -> Bool) -> Int {
+    ///
+    /// Every ``lookahead`` features, `upcoming` is told the id hashes of the next ones read ahead (whether or not
+    /// the run gets to them), so that ``FeatureIdentifiers`` can fetch their slots together.
+    mutating func takeRun(
+        from scanner: inout JSONScanner, upcoming: (UInt64) -> Void = { _ in },
+        _ accept: (borrowing Region, UInt64) -> Bool
+    ) -> Int {
         var taken = 0
         var afterLast = scanner
         while findFeature(at: scanner.offset) {
             let index = cursor.index
             // Through a pointer, so that the feature is read in place rather than copied out of the window.
             let accepted = window[cursor.part].withUnsafeBufferPointer { features in
+                if index % Self.lookahead == 0 {
+                    for next in features[index..<min(index + Self.lookahead, features.count)] { upcoming(next.idHash) }
+                }
                 guard let feature = features.baseAddress.map({ $0 + index }),
                     accept(feature.pointee.region, feature.pointee.idHash)
                 else { return false }
@@ -145,7 +158,8 @@ struct CircleFeaturePrefetch {
             let now = Window(
                 start: offset, end: min(offset + parts * partLength, bytes.count),
                 storage: Array(repeating: [], count: parts))
-            read(now)
+            read(now, joining: true)
+            now.done.wait()
             window = now.take()
             windowEnd = now.end
         }
@@ -155,22 +169,17 @@ struct CircleFeaturePrefetch {
             start: windowEnd, end: min(windowEnd + parts * partLength, bytes.count),
             storage: consume spare)
         ahead = next
-        let prefetch = (address: Int(bitPattern: bytes.baseAddress), count: bytes.count, partLength: partLength)
-        DispatchQueue.global().async {
-            Self.read(next, address: prefetch.address, count: prefetch.count, partLength: prefetch.partLength)
-            next.done.signal()
-        }
+        read(next, joining: false)
     }
 
-    private func read(_ window: Window) {
-        Self.read(window, address: Int(bitPattern: bytes.baseAddress), count: bytes.count, partLength: partLength)
-    }
-
-    /// Reads `window`'s parts on every core. The threads read the caller's bytes, which outlive the reading (see
-    /// ``finish()``); a pointer is not `Sendable`, so they get its address.
-    private static func read(_ window: Window, address: Int, count: Int, partLength: Int) {
-        let parts = window.features.withLock { $0.count }
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
+    /// Reads `window`'s parts on threads of their own (the first on the calling thread when `joining`), and
+    /// signals its `done` when all are read. Not on the dispatch pool: it has one thread per core and the
+    /// decoder's is one of them, so the parts would be read one after the other while the decoder waits.
+    private func read(_ window: Window, joining: Bool) {
+        // The threads read the caller's bytes, which outlive the reading (see ``finish()``); a pointer is not
+        // `Sendable`, so they get its address.
+        let (address, count, partLength) = (Int(bitPattern: bytes.baseAddress), bytes.count, partLength)
+        let read: @Sendable (Int) -> Void = { part in
             let bytes = UnsafeBufferPointer(start: UnsafePointer<UInt8>(bitPattern: address), count: count)
             let start = window.start + part * partLength
             var features = window.features.withLock { parts in
@@ -178,17 +187,24 @@ struct CircleFeaturePrefetch {
                 return parts[part]
             }
             features.removeAll(keepingCapacity: true)
-            read(bytes, from: start, before: min(start + partLength, window.end), into: &features)
+            Self.read(bytes, from: start, before: min(start + partLength, window.end), into: &features)
             window.features.withLock { [features] in $0[part] = features }
+            window.done.leave()
         }
+        for part in 0..<parts {
+            window.done.enter()
+            if joining && part == 0 { continue }
+            Thread { read(part) }.start()
+        }
+        if joining { read(0) }
     }
 
-    /// The features of `start..<end`, part by part, filled on other threads; `done` is signalled when they are.
+    /// The features of `start..<end`, part by part, filled on other threads; `done` is left when they are.
     private final class Window: Sendable {
         let start: Int
         let end: Int
         let features: Mutex<[[Feature]]>
-        let done = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
 
         init(start: Int, end: Int, storage: [[Feature]]) {
             self.start = start

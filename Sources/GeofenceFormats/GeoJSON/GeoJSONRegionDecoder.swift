@@ -76,7 +76,7 @@ public enum GeoJSONRegionDecoder {
             buffer, streaming: "features",
             shortcut: { scanner, index in
                 var next = index
-                let taken = prefetch?.takeRun(from: &scanner) { region, hash in
+                let taken = prefetch?.takeRun(from: &scanner, upcoming: { identifiers.prefetch($0) }) { region, hash in
                     guard identifiers.insert(region.id, hash: hash, feature: next) == nil else { return false }
                     body(region)
                     next += 1
