@@ -17,7 +17,7 @@ public struct LocalScale: Sendable {
 
     /// A position moved by metres north and east, kept a valid coordinate (latitude clamped short of the poles,
     /// longitude wrapped).
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func move(
         _ latitude: Double, _ longitude: Double, north: Double, east: Double, metresPerDegreeLatitude: Double,
         metresPerDegreeLongitude: Double
@@ -28,6 +28,7 @@ public struct LocalScale: Sendable {
         return (newLatitude, newLongitude)
     }
 
+    @inlinable
     public func move(_ latitude: Double, _ longitude: Double, north: Double, east: Double) -> (latitude: Double, longitude: Double) {
         Self.move(
             latitude, longitude, north: north, east: east, metresPerDegreeLatitude: metresPerDegreeLatitude,

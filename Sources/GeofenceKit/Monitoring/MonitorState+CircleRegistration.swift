@@ -9,7 +9,10 @@ extension MonitorState {
     /// triggers, and a dwell where the profile dwells by default.
     /// - Returns: a lower bound of the distance from the sample to the circle's boundary in metres (capped at
     ///   ``BoundaryClearance/maximumRadius``), which is also the slot's clearance.
-    @discardableResult
+    ///
+    /// Inlined: registering a million devices calls it 20 million times, and a call with a ``SamplePlane`` among its
+    /// arguments cost a fifth of it.
+    @discardableResult @inline(__always)
     mutating func acceptCircle(
         _ circle: MonitoredCircle, at slot: Int, device: Int32, sample: SamplePlane, time: Timestamp,
         into events: inout [GeofenceEvent]
@@ -25,10 +28,12 @@ extension MonitorState {
         let flags = Self.notifyOnEntry | Self.notifyOnExit | (dwells ? Self.notifyOnDwell : 0)
             | (isInside ? Self.inside | Self.appInside : 0)
         slots.store(SlotTable.Slot(geometry: record, radius: circle.radius, region: circle.id, flags: flags), at: slot)
-        // A plain circle has no saved or assumed state: the initial triggers report its side.
-        reportInitialSide(
-            slot: slot, device: device, inside: isInside, notifyOnEntry: true, notifyOnExit: true, dwells: dwells,
-            time: time, latitude: sample.latitude, longitude: sample.longitude, into: &events)
+        // A plain circle has no saved or assumed state: the initial triggers (if the profile has any) report its side.
+        if !settings.initialTriggers.isEmpty {
+            reportInitialSide(
+                slot: slot, device: device, inside: isInside, notifyOnEntry: true, notifyOnExit: true, dwells: dwells,
+                time: time, latitude: sample.latitude, longitude: sample.longitude, into: &events)
+        }
         return clearance
     }
 }

@@ -51,9 +51,12 @@ extension MonitorState {
         let denied = status == .denied
         var refused: [(region: Int32, reason: FailureReason)] = []
         let overLimit: FailureReason = settings.eventModel == .conditions ? .conditionLimitExceeded : .tooManyRegions
+        // Read once: the test runs for every region (20 million for a million devices).
+        let maximumRadius = settings.maximumRadius ?? .infinity
+        let slotLimit = settings.slotLimit
         func refusal(radius: Double) -> FailureReason? {
-            if let maximum = settings.maximumRadius, radius > maximum { return .radiusTooLarge }
-            return Int(rows[row].slotCount) < settings.slotLimit ? nil : overLimit
+            if radius > maximumRadius { return .radiusTooLarge }
+            return Int(rows[row].slotCount) < slotLimit ? nil : overLimit
         }
         // The plane's terms at the device's position, once for all its circles; and the disc around it that no
         // boundary crosses, as the circles register (`nil` once a slot registers without a clearance).

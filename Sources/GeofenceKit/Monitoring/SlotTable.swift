@@ -67,7 +67,9 @@ struct SlotTable: Sendable {
     /// Appends a slot with no timers running.
     ///
     /// Written straight to the end of each array (registration appends 20 million slots for a million devices), with
-    /// the helpers below inlined: called apart, they cost 21 more instructions a slot.
+    /// the helpers below inlined: called apart, they cost 21 more instructions a slot. Inlined itself, so that a
+    /// caller's absent rare fields (a plain circle's) cost no test.
+    @inline(__always)
     mutating func append(_ slot: Slot) {
         let exact = registeredRadius(of: slot)
         packed.append(record(of: slot))
@@ -82,6 +84,7 @@ struct SlotTable: Sendable {
 
     /// Writes a slot with no timers running over slot `index`, which must be clear (a vacancy, or just appended);
     /// appends it when `index` is ``count``. The record's clearance is the slot's (0 unless the caller measured one).
+    @inline(__always)
     mutating func store(_ slot: Slot, at index: Int) {
         guard index < count else { return append(slot) }
         let exact = registeredRadius(of: slot)
@@ -108,11 +111,15 @@ struct SlotTable: Sendable {
     @inline(__always)
     private mutating func registeredRadius(of slot: Slot) -> Double {
         let exact = slot.geometry.isPolygon ? Double(slot.geometry.radius) : slot.radius
-        if !hasExactRadii && Double(slot.geometry.radius) != exact {
-            hasExactRadii = true
-            exactRadius = packed.map { Double($0.radius) }
-        }
+        if !hasExactRadii && Double(slot.geometry.radius) != exact { keepExactRadii() }
         return exact
+    }
+
+    /// Makes the table keep every slot's exact radius, from the records so far (whose radii were exact).
+    @inline(never)
+    private mutating func keepExactRadii() {
+        hasExactRadii = true
+        exactRadius = packed.map { Double($0.radius) }
     }
 
     /// The per-slot fields kept in dictionaries, where the slot's region sets them.
