@@ -63,11 +63,41 @@ import GeofenceKit
         #"{"typ\u0065":"Feature","id":"a","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[0,0]}}"#,
         #"{"type":"Feature","id":"a","bbox":[0,0,0,0],"properties":{"radius":5},"geometry":{"type":"Point","coordinates":[0,0]}}"#,
         #"{"type":"Feature","id":"a","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[0,0]}"#,
+        #"{"type":"Featur\u0065","id":"a","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[0,0]}}"#,
+        #"{"type":"Feature","id":"a","properties":{"radiuses":5},"geometry":{"type":"Point","coordinates":[0,0]}}"#,
+        #"{"type":"Feature","id":"a","properties":{"radius":5},"geometry":{"type":"Points","coordinates":[0,0]}}"#,
+        #"{"type":"Feature","id":"a","properties":{"radius":5},"geometry":{"type":"Point","coordinate":[0,0]}}"#,
     ]
 
     @Test(arguments: declined)
     func declinesWhatTheTreePathMustDecide(feature: String) {
         #expect(shortcut(feature) == nil)
+    }
+
+    /// A known key or value is matched from the bytes whole, quotes included, wherever it lies: far from the end
+    /// of the bytes (a word at a time) or near it (a byte at a time).
+    @Test func matchesQuotedTextExactlyAnywhereInTheBytes() {
+        let key = QuotedText("confirmationTime")
+        for padding in 0..<30 {
+            for (text, expected) in [
+                ("\"confirmationTime\"", true), ("\"confirmationTimes\"", false), ("\"confirmationTim\"", false),
+                ("\"confirmationTim\\u0065\"", false), ("\"Confirmationtime\"", false),
+            ] {
+                let bytes = Array((text + String(repeating: " ", count: padding)).utf8)
+                bytes.withUnsafeBufferPointer { buffer in
+                    var scanner = JSONScanner(buffer)
+                    let matched = scanner.consume(key)
+                    #expect(matched == expected, "\(text) + \(padding) spaces")
+                    #expect(scanner.offset == (expected ? text.utf8.count : 0))
+                }
+            }
+        }
+        // Cut short: not a match, and nothing read past the end.
+        Array("\"confirmationTi".utf8).withUnsafeBufferPointer { buffer in
+            var scanner = JSONScanner(buffer)
+            let matched = scanner.consume(key)
+            #expect(!matched)
+        }
     }
 
     /// A duplicate of an id the shortcut took is still reported by the tree path, naming the first feature.

@@ -43,53 +43,71 @@ struct CircleFeatureShortcut {
             confirmationTime: confirmationTime)
     }
 
+    /// The members the shortcut knows, matched by their quoted keys (see ``QuotedText``): any other key, or a
+    /// known one written with an escape, makes it give up.
+    private enum FeatureMember { case type, id, properties, geometry }
+    private enum PropertyMember {
+        case radius, devices, id, notifyOnEntry, notifyOnExit, notifyOnDwell, loiteringDelay, bufferDistance
+        case confirmationTime
+    }
+    private enum PointMember { case type, coordinates }
+
+    private static let featureKeys: [(QuotedText, FeatureMember)] = [
+        (QuotedText("type"), .type), (QuotedText("id"), .id), (QuotedText("properties"), .properties),
+        (QuotedText("geometry"), .geometry),
+    ]
+    /// The common ones first: each key is tried in this order.
+    private static let propertyKeys: [(QuotedText, PropertyMember)] = [
+        (QuotedText("radius"), .radius), (QuotedText("devices"), .devices), (QuotedText("id"), .id),
+        (QuotedText("notifyOnEntry"), .notifyOnEntry), (QuotedText("notifyOnExit"), .notifyOnExit),
+        (QuotedText("notifyOnDwell"), .notifyOnDwell), (QuotedText("loiteringDelay"), .loiteringDelay),
+        (QuotedText("bufferDistance"), .bufferDistance), (QuotedText("confirmationTime"), .confirmationTime),
+    ]
+    private static let pointKeys: [(QuotedText, PointMember)] = [
+        (QuotedText("type"), .type), (QuotedText("coordinates"), .coordinates),
+    ]
+    private static let featureType = QuotedText("Feature")
+    private static let pointType = QuotedText("Point")
+
     /// `{"type":"Feature","id":…,"properties":{…},"geometry":{…}}`, members in any order.
     private mutating func readFeature(_ scanner: inout JSONScanner) throws(InputError) -> Bool {
-        try Self.readObject(&scanner) { key, scanner throws(InputError) in
-            if scanner.token(key, equals: "type") {
-                guard !sawType, try Self.readString(&scanner, equals: "Feature") else { return false }
+        try Self.readObject(&scanner, keys: Self.featureKeys) { member, scanner throws(InputError) in
+            switch member {
+            case .type:
+                guard !sawType, scanner.consume(Self.featureType) else { return false }
                 sawType = true
-            } else if scanner.token(key, equals: "id") {
+            case .id:
                 guard id == nil, let value = try Self.readIdentifier(&scanner) else { return false }
                 id = value
-            } else if scanner.token(key, equals: "properties") {
+            case .properties:
                 guard !sawProperties, try readProperties(&scanner) else { return false }
                 sawProperties = true
-            } else if scanner.token(key, equals: "geometry") {
+            case .geometry:
                 guard center == nil, let point = try Self.readPoint(&scanner) else { return false }
                 center = point
-            } else {
-                return false
             }
             return true
         }
     }
 
     private mutating func readProperties(_ scanner: inout JSONScanner) throws(InputError) -> Bool {
-        try Self.readObject(&scanner) { key, scanner throws(InputError) in
-            if scanner.token(key, equals: "radius") {
+        try Self.readObject(&scanner, keys: Self.propertyKeys) { member, scanner throws(InputError) in
+            switch member {
+            case .radius:
                 guard radius == nil, let value = try Self.readFiniteNumber(&scanner) else { return false }
                 radius = value
-            } else if scanner.token(key, equals: "devices") {
+            case .devices:
                 guard devices == nil, let value = try Self.readDevices(&scanner) else { return false }
                 devices = value
-            } else if scanner.token(key, equals: "id") {
+            case .id:
                 guard propertyID == nil, let value = try Self.readIdentifier(&scanner) else { return false }
                 propertyID = value
-            } else if scanner.token(key, equals: "notifyOnEntry") {
-                return try Self.readFlag(&scanner, into: &notifyOnEntry)
-            } else if scanner.token(key, equals: "notifyOnExit") {
-                return try Self.readFlag(&scanner, into: &notifyOnExit)
-            } else if scanner.token(key, equals: "notifyOnDwell") {
-                return try Self.readFlag(&scanner, into: &notifyOnDwell)
-            } else if scanner.token(key, equals: "loiteringDelay") {
-                return try Self.readNonNegative(&scanner, into: &loiteringDelay)
-            } else if scanner.token(key, equals: "bufferDistance") {
-                return try Self.readNonNegative(&scanner, into: &bufferDistance)
-            } else if scanner.token(key, equals: "confirmationTime") {
-                return try Self.readNonNegative(&scanner, into: &confirmationTime)
-            } else {
-                return false
+            case .notifyOnEntry: return try Self.readFlag(&scanner, into: &notifyOnEntry)
+            case .notifyOnExit: return try Self.readFlag(&scanner, into: &notifyOnExit)
+            case .notifyOnDwell: return try Self.readFlag(&scanner, into: &notifyOnDwell)
+            case .loiteringDelay: return try Self.readNonNegative(&scanner, into: &loiteringDelay)
+            case .bufferDistance: return try Self.readNonNegative(&scanner, into: &bufferDistance)
+            case .confirmationTime: return try Self.readNonNegative(&scanner, into: &confirmationTime)
             }
             return true
         }
@@ -99,15 +117,14 @@ struct CircleFeatureShortcut {
     private static func readPoint(_ scanner: inout JSONScanner) throws(InputError) -> Coordinate? {
         var sawType = false
         var center: Coordinate?
-        let complete = try readObject(&scanner) { key, scanner throws(InputError) in
-            if scanner.token(key, equals: "type") {
-                guard !sawType, try readString(&scanner, equals: "Point") else { return false }
+        let complete = try readObject(&scanner, keys: pointKeys) { member, scanner throws(InputError) in
+            switch member {
+            case .type:
+                guard !sawType, scanner.consume(pointType) else { return false }
                 sawType = true
-            } else if scanner.token(key, equals: "coordinates") {
+            case .coordinates:
                 guard center == nil, let position = try readPosition(&scanner) else { return false }
                 center = position
-            } else {
-                return false
             }
             return true
         }
@@ -160,13 +177,6 @@ struct CircleFeatureShortcut {
         }
     }
 
-    private static func readString(_ scanner: inout JSONScanner, equals literal: StaticString) throws(InputError)
-        -> Bool
-    {
-        guard scanner.peek() == UInt8(ascii: "\"") else { return false }
-        return scanner.token(try scanner.readStringToken(), equals: literal)
-    }
-
     private static func readFiniteNumber(_ scanner: inout JSONScanner) throws(InputError) -> Double? {
         guard let byte = scanner.peek(), byte == UInt8(ascii: "-") || byte &- UInt8(ascii: "0") < 10 else {
             return nil
@@ -191,23 +201,28 @@ struct CircleFeatureShortcut {
         return true
     }
 
-    /// Reads an object whose members `member` reads (it is called with the scanner after the key's `:`, and
-    /// returns `false` to give up); `false` when the value is not an object or a member gave up.
-    private static func readObject(
-        _ scanner: inout JSONScanner,
-        member: (JSONScanner.StringToken, inout JSONScanner) throws(InputError) -> Bool
+    /// Reads an object whose keys are among `keys` and whose members `member` reads (it is called with the
+    /// scanner after the key's `:`, and returns `false` to give up); `false` when the value is not an object, a
+    /// key is not one of `keys`, or a member gave up.
+    private static func readObject<Member>(
+        _ scanner: inout JSONScanner, keys: [(QuotedText, Member)],
+        member: (Member, inout JSONScanner) throws(InputError) -> Bool
     ) throws(InputError) -> Bool {
         guard scanner.consume(UInt8(ascii: "{")) else { return false }
         scanner.skipWhitespace()
         if scanner.consume(UInt8(ascii: "}")) { return true }
         while true {
             scanner.skipWhitespace()
-            guard scanner.peek() == UInt8(ascii: "\"") else { return false }
-            let key = try scanner.readStringToken()
+            var matched: Member?
+            for (key, named) in keys where scanner.consume(key) {
+                matched = named
+                break
+            }
+            guard let matched else { return false }
             scanner.skipWhitespace()
             guard scanner.consume(UInt8(ascii: ":")) else { return false }
             scanner.skipWhitespace()
-            guard try member(key, &scanner) else { return false }
+            guard try member(matched, &scanner) else { return false }
             scanner.skipWhitespace()
             if scanner.consume(UInt8(ascii: "}")) { return true }
             guard scanner.consume(UInt8(ascii: ",")) else { return false }
