@@ -18,8 +18,17 @@ extension SampleDecoder {
         try ndjsonFields(line: line, lineNumber: lineNumber).sample(in: line)
     }
 
-    /// Decodes one NDJSON line into its values, the device's name left in the line (see ``SampleFields``).
+    /// Decodes one NDJSON line into its values, the device's name left in the line (see ``SampleFields``): a line
+    /// of the common shape in one pass (``plainNDJSONFields(line:)``), any other through its tokens.
     static func ndjsonFields(line: UnsafeBufferPointer<UInt8>, lineNumber: Int) throws(SampleDecodingError)
+        -> SampleFields
+    {
+        if let fields = plainNDJSONFields(line: line) { return fields }
+        return try scannedNDJSONFields(line: line, lineNumber: lineNumber)
+    }
+
+    /// Decodes one NDJSON line through its tokens: every line, and every problem named.
+    static func scannedNDJSONFields(line: UnsafeBufferPointer<UInt8>, lineNumber: Int) throws(SampleDecodingError)
         -> SampleFields
     {
         var scanner = JSONScanner(line, firstLine: lineNumber)

@@ -75,25 +75,14 @@ extension SampleDecoder {
 
     private static func isCSVBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
 
-    /// The time field starting at `start` and where it ends: whole Unix seconds of 1 to 12 digits read in place
-    /// (as ``Timestamp/parseUnixSeconds(_:)-(UnsafeBufferPointer<UInt8>)`` reads them), any other plain field
-    /// through ``parseTime(_:)``; `nil` when the field is not plain or not a valid time.
+    /// The time field starting at `start` and where it ends: whole Unix seconds read in place
+    /// (``Timestamp/wholeUnixSeconds(in:from:)``), any other plain field through ``parseTime(_:)``; `nil` when
+    /// the field is not plain or not a valid time.
     private static func plainCSVTime(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> (Timestamp, Int)? {
-        let count = line.count
-        var index = start
-        var seconds: Int64 = 0
-        if index + 8 <= count, let eight = EightBytes.digits(at: index, in: line) {
-            seconds = Int64(eight)
-            index += 8
-        }
-        // Wrapping: a run of more than 12 digits is left to the general path below anyway.
-        while index < count, case let digit = line[index] &- UInt8(ascii: "0"), digit < 10, index - start < 13 {
-            seconds = seconds &* 10 &+ Int64(digit)
-            index += 1
-        }
-        if index > start, index - start <= 12, index == count || line[index] == UInt8(ascii: ",") {
-            let time = Timestamp(microseconds: seconds * 1_000_000)
-            return Timestamp.textRange.contains(time) ? (time, index) : nil
+        if let (time, end) = Timestamp.wholeUnixSeconds(in: line, from: start),
+            end == line.count || line[end] == UInt8(ascii: ",")
+        {
+            return (time, end)
         }
         guard let span = plainCSVField(line, from: start), !span.isEmpty,
             let time = try? parseTime(UnsafeBufferPointer(rebasing: line[span]))

@@ -30,6 +30,29 @@ extension Timestamp {
         return try result.get()
     }
 
+    /// Whole Unix seconds of 1 to 12 digits starting at `start` of a line, read in place, and the offset after
+    /// them; `nil` when there are no such digits or the time is outside ``textRange``. The caller checks that the
+    /// number ends there (a `.` or an `e` after the digits is a number to read through
+    /// ``parseUnixSeconds(_:)-(UnsafeBufferPointer<UInt8>)``). The value is the one that function gives.
+    @inline(__always)
+    static func wholeUnixSeconds(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (Timestamp, end: Int)? {
+        let count = bytes.count
+        var index = start
+        var seconds: Int64 = 0
+        if index + 8 <= count, let eight = EightBytes.digits(at: index, in: bytes) {
+            seconds = Int64(eight)
+            index += 8
+        }
+        // Wrapping and stopping at 13 digits: a longer run is refused below anyway.
+        while index < count, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10, index - start < 13 {
+            seconds = seconds &* 10 &+ Int64(digit)
+            index += 1
+        }
+        guard index > start, index - start <= 12 else { return nil }
+        let time = Timestamp(microseconds: seconds * 1_000_000)
+        return textRange.contains(time) ? (time, index) : nil
+    }
+
     private enum UnixSecondsValue {
         case microseconds(Int64)
         case notANumber

@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import GeofenceFormats
 
 /// Device names and their numbers, looked up by the names' bytes and their precomputed hashes
@@ -16,23 +9,29 @@ import GeofenceFormats
 /// instead of a probe at a random place of the table. Otherwise open addressing with linear probing, at most half
 /// full.
 struct DeviceNameTable {
+    /// What the table keeps of one device, together so that a look-up reads one record.
+    private struct Entry {
+        var hash: UInt64
+        /// Where its name is in ``nameBytes``.
+        var nameStart: Int
+        var nameEnd: Int
+        /// The device looked up after it last time (-1: none yet).
+        var successor: Int32
+    }
+
     /// Each slot holds a device's number + 1, or 0 when empty; the count is a power of two.
     private var slots = [Int32](repeating: 0, count: 1024)
-    /// Per device: its name's hash, where its name ends in ``nameBytes`` (it starts where the one before ends),
-    /// and the device looked up after it last time (-1: none yet).
-    private var hashes: [UInt64] = []
-    private var nameEnds: [Int] = []
-    private var successors: [Int32] = []
+    private var entries: [Entry] = []
     private var nameBytes: [UInt8] = []
     /// The device of the previous look-up or insertion (-1: none yet).
     private var previous: Int32 = -1
 
-    var count: Int { hashes.count }
+    var count: Int { entries.count }
 
     /// The number of the device named `name`, if it has one.
     mutating func find(_ name: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int32? {
-        if previous >= 0, case let guess = successors[Int(previous)], guess >= 0, hashes[Int(guess)] == hash,
-            matches(Int(guess), name)
+        if previous >= 0, case let guess = entries[Int(previous)].successor, guess >= 0,
+            entries[Int(guess)].hash == hash, matches(Int(guess), name)
         {
             previous = guess
             return guess
@@ -41,7 +40,7 @@ struct DeviceNameTable {
         var slot = Int(truncatingIfNeeded: hash) & mask
         while case let entry = slots[slot], entry != 0 {
             let device = entry - 1
-            if hashes[Int(device)] == hash, matches(Int(device), name) {
+            if entries[Int(device)].hash == hash, matches(Int(device), name) {
                 follow(with: device)
                 return device
             }
@@ -53,13 +52,12 @@ struct DeviceNameTable {
     /// Numbers a new device (the next number) named `name`, which must not be in the table.
     mutating func insert(_ name: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int32 {
         let device = Int32(count)
-        hashes.append(hash)
+        let nameStart = nameBytes.count
         nameBytes.append(contentsOf: name)
-        nameEnds.append(nameBytes.count)
-        successors.append(-1)
+        entries.append(Entry(hash: hash, nameStart: nameStart, nameEnd: nameBytes.count, successor: -1))
         if count * 2 > slots.count {
             slots = [Int32](repeating: 0, count: slots.count * 2)
-            for device in hashes.indices { place(Int32(device)) }
+            for device in entries.indices { place(Int32(device)) }
         } else {
             place(device)
         }
@@ -68,23 +66,37 @@ struct DeviceNameTable {
     }
 
     private mutating func follow(with device: Int32) {
-        if previous >= 0 { successors[Int(previous)] = device }
+        if previous >= 0 { entries[Int(previous)].successor = device }
         previous = device
     }
 
     private mutating func place(_ device: Int32) {
         let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: hashes[Int(device)]) & mask
+        var slot = Int(truncatingIfNeeded: entries[Int(device)].hash) & mask
         while slots[slot] != 0 { slot = (slot + 1) & mask }
         slots[slot] = device + 1
     }
 
+    /// Whether `device`'s name is `name`: eight bytes at a time (the last eight overlapping the word before), as
+    /// names of eight bytes or more are; shorter ones byte by byte.
     private func matches(_ device: Int, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        let start = device == 0 ? 0 : nameEnds[device - 1]
-        guard nameEnds[device] - start == name.count else { return false }
+        let entry = entries[device]
+        let count = name.count
+        guard entry.nameEnd - entry.nameStart == count else { return false }
         return nameBytes.withUnsafeBufferPointer { stored in
-            guard let storedBase = stored.baseAddress, let nameBase = name.baseAddress else { return name.isEmpty }
-            return memcmp(storedBase + start, nameBase, name.count) == 0
+            guard let storedBase = stored.baseAddress, let nameBase = name.baseAddress else { return count == 0 }
+            let storedName = UnsafeRawPointer(storedBase + entry.nameStart)
+            let given = UnsafeRawPointer(nameBase)
+            guard count >= 8 else { return (0..<count).allSatisfy { stored[entry.nameStart + $0] == name[$0] } }
+            var offset = 0
+            while true {
+                let start = min(offset, count - 8)
+                guard storedName.loadUnaligned(fromByteOffset: start, as: UInt64.self)
+                    == given.loadUnaligned(fromByteOffset: start, as: UInt64.self)
+                else { return false }
+                offset += 8
+                if offset >= count { return true }
+            }
         }
     }
 }

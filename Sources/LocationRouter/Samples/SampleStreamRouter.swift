@@ -27,9 +27,8 @@ struct SampleStreamRouter {
     private var blockFormat: SampleBlockDecoder.Format?
     /// Each device's number, by its name's bytes.
     private var devices = DeviceNameTable()
-    private var lastTime: [Int64] = []
-    /// Whether each device belongs to this process's partition (all do in a whole run).
-    private var owned: [Bool] = []
+    /// Where each device's samples go, by its number.
+    private var routes: [DeviceRoute] = []
     private let partition: Partition
     private var batches: [LocationBatch]
     private var summary = SourceSummary()
@@ -189,28 +188,29 @@ struct SampleStreamRouter {
             }
             let registered = input.registry.append(name)
             assert(registered == device, "the registry numbers devices as the router does")
-            lastTime.append(.min)
-            owned.append(partition.owns(deviceID: name))
+            routes.append(
+                DeviceRoute(
+                    lastTime: .min, shard: Int32(Int(device) % shardCount), isOwned: partition.owns(deviceID: name)))
         }
         let time = sample.time
-        let isOwned = owned[Int(device)]
-        guard time >= lastTime[Int(device)] else {
+        let route = routes[Int(device)]
+        guard time >= route.lastTime else {
             try reject(
                 .outOfOrder,
                 InputError(
                     "\(Timestamp(microseconds: time).iso8601) is older than the previous sample of device "
-                        + "\"\(block.name(of: index))\" (\(Timestamp(microseconds: lastTime[Int(device)]).iso8601))",
-                    line: sample.lineNumber, field: "time"), owned: isOwned)
+                        + "\"\(block.name(of: index))\" (\(Timestamp(microseconds: route.lastTime).iso8601))",
+                    line: sample.lineNumber, field: "time"), owned: route.isOwned)
             return nil
         }
-        lastTime[Int(device)] = time
+        routes[Int(device)].lastTime = time
         // Samples of other partitions still move the clock, as they would in the whole run.
         latest = max(latest, time)
-        guard isOwned else {
+        guard route.isOwned else {
             summary.read -= 1
             return nil
         }
-        let shard = Int(device) % shardCount
+        let shard = Int(route.shard)
         let accuracy = sample.accuracy
         guard batches[shard].append(
             device: device, latitude: sample.latitude, longitude: sample.longitude,
@@ -249,4 +249,13 @@ struct SampleStreamRouter {
         summary.noteTimes(of: batch)
         try await send(batch, shard)
     }
+}
+
+/// What the router keeps of each device: its latest sample's time (a sample older than it is rejected), its
+/// shard (`device mod shardCount`, computed once instead of a division per sample), and whether this process's
+/// partition owns it.
+private struct DeviceRoute {
+    var lastTime: Int64
+    let shard: Int32
+    let isOwned: Bool
 }
