@@ -24,9 +24,33 @@ public enum ShortestDouble {
 
     /// Writes the text of `value` at `text`, which must have room for ``scratchLength`` bytes; returns its length.
     ///
-    /// Inlinable: an event has two coordinates, and the call's own cost was a tenth of a coordinate's.
-    @inlinable
+    /// Inlined where it is called, the common case at least — a number with an integer part and a fraction, as
+    /// coordinates are: an event has two, and the calls' own cost was a tenth of a coordinate's. Any other value
+    /// takes ``writeAnyValue(_:into:)``.
+    @inlinable @inline(__always)
     public static func write(_ value: Double, into text: UnsafeMutablePointer<UInt8>) -> Int {
+        let magnitude = value.magnitude
+        // False for NaN, infinities and zeros too.
+        if magnitude >= 1 && magnitude < 0x1p53 {
+            var (significand, exponent) = decimal(of: magnitude)
+            while significand % 10 == 0 {
+                significand /= 10
+                exponent += 1
+            }
+            if exponent < 0 {
+                // The sign is written whatever it is; a positive number's digits then start over it.
+                let sign = value.sign == .minus ? 1 : 0
+                text[0] = UInt8(ascii: "-")
+                return sign + writeIntegerAndFraction(of: magnitude, significand, fractionDigits: -exponent, at: text + sign)
+            }
+        }
+        return writeAnyValue(value, into: text)
+    }
+
+    /// ``write(_:into:)`` for any value: the sign, then `nan`, `inf`, `0.0`, exponent notation, a plain decimal
+    /// with a fraction or an integer with `.0`.
+    @usableFromInline @inline(never)
+    static func writeAnyValue(_ value: Double, into text: UnsafeMutablePointer<UInt8>) -> Int {
         var length = 0
         if value.sign == .minus && !value.isNaN {
             text[0] = UInt8(ascii: "-")
@@ -181,11 +205,13 @@ public enum ShortestDouble {
         }
         if s >= 100 {
             // One digit fewer, if either neighbour of that length lies in the interval.
-            let sp10 = 10 * s.multipliedFullWidth(by: 115_292_150_460_684_698 << 4).high
+            let sp = s.multipliedFullWidth(by: 115_292_150_460_684_698 << 4).high
+            let sp10 = 10 * sp
             let tp10 = sp10 + 10
             let upin = vbl + out <= sp10 << 2
             let wpin = (tp10 << 2) + out <= vbr
-            if upin != wpin { return (upin ? sp10 : tp10, k) }
+            // Returned as sp or sp + 1 at the next power of ten: the zero that ×10 would append is not written.
+            if upin != wpin { return (upin ? sp : sp + 1, k + 1) }
         }
         let t = s + 1
         let uin = vbl + out <= s << 2
