@@ -118,30 +118,32 @@ public struct CatalogIndex: Sendable {
     /// `(k, .circle(…))` for each `circles[k]`.
     /// - Precondition: fewer than ``maximumCount`` circles; radii > 0.
     public init(circles: [Circle]) {
-        self.init(centres: circles, regions: Array(0..<Int32(clamping: circles.count)), polygons: [:])
+        self.init(centres: circles, regions: nil, polygons: [:])
     }
 
     /// Builds the index of the regions in input order (a polygon by its bounding circle, the radius negative, and
-    /// its geometry by input position). Every step per region runs on every core — the Hilbert positions, the
-    /// Earth-centred points (three sines and cosines each), the leaves' boxes — and each step reads its input in
-    /// order: tree order gathers whole records, one random read each, not a value from each of several columns.
-    private init(centres centresByInput: [Circle], regions: [Int32], polygons polygonsByInput: [Int32: PolygonGeometry]) {
-        precondition(regions.count < Self.maximumCount, "a catalog holds at most \(Self.maximumCount - 1) regions")
-        let count = regions.count
+    /// its geometry by input position; `regions` nil: each numbered by its input position). Every step per region
+    /// runs on every core — the Hilbert positions, the Earth-centred points (three sines and cosines each), the
+    /// leaves' boxes — and the records are computed straight in tree order, each from the one circle it reads
+    /// (an intermediate array in input order, gathered afterwards, cost 32 MB of fresh pages for a million).
+    private init(centres centresByInput: [Circle], regions: [Int32]?, polygons polygonsByInput: [Int32: PolygonGeometry]) {
+        let count = centresByInput.count
+        precondition(count < Self.maximumCount, "a catalog holds at most \(Self.maximumCount - 1) regions")
         // Tree order: the centre's position on the Hilbert curve (40 bits), then input order; both in one key.
         let keys = Self.sortedByCurve(ParallelFill.array(count: count) { i in
             Self.curveKey(latitude: centresByInput[i].latitude, longitude: centresByInput[i].longitude) << 24 | UInt64(i)
         })
-        let recordsByInput = ParallelFill.array(count: count) { i in
-            let centre = centresByInput[i]
+        records = ParallelFill.array(count: count) { position in
+            let input = Int(keys[position] & 0xFF_FFFF)
+            let centre = centresByInput[input]
             let point = EarthCentredPoint(latitude: centre.latitude, longitude: centre.longitude)
             let float = Float(abs(centre.radius))
             let rounded = Double(float) >= abs(centre.radius) ? float : float.nextUp
             return Record(
-                x: point.x, y: point.y, z: point.z, radius: centre.radius > 0 ? rounded : -rounded, region: regions[i])
+                x: point.x, y: point.y, z: point.z, radius: centre.radius > 0 ? rounded : -rounded,
+                region: regions?[input] ?? Int32(input))
         }
         centres = ParallelFill.array(count: count) { centresByInput[Int(keys[$0] & 0xFF_FFFF)] }
-        records = ParallelFill.array(count: count) { recordsByInput[Int(keys[$0] & 0xFF_FFFF)] }
         var polygons: [Int32: PolygonGeometry] = [:]
         if !polygonsByInput.isEmpty {
             for (position, key) in keys.enumerated() {
@@ -153,12 +155,11 @@ public struct CatalogIndex: Sendable {
     }
 
     /// Gives every entry the region number of its position in tree order (for generated catalogs, whose regions
-    /// have no order of their own: numbering them along the tree keeps neighbours' numbers close).
+    /// have no order of their own: numbering them along the tree keeps neighbours' numbers close). In place when
+    /// the index is not shared.
     public mutating func numberRegionsInTreeOrder() {
-        records = ParallelFill.array(count: records.count) { [records] position in
-            var record = records[position]
-            record.region = Int32(position)
-            return record
+        records.withUnsafeMutableBufferPointer { records in
+            for position in records.indices { records[position].region = Int32(position) }
         }
     }
 

@@ -52,9 +52,9 @@ public struct SharedCatalog: Sendable {
         circle = { region($0).plainCircle }
     }
 
-    /// A catalog whose regions are the index's own shapes with default flags, numbered in tree order.
-    public init(generated index: CatalogIndex) {
-        var index = index
+    /// A catalog whose regions are the index's own shapes with default flags, numbered in tree order (in place:
+    /// an index handed over, not kept elsewhere, is renumbered without a copy of its records).
+    public init(generated index: consuming CatalogIndex) {
         index.numberRegionsInTreeOrder()
         self.index = index
         let count = index.count
