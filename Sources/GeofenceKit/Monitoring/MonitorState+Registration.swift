@@ -107,7 +107,9 @@ extension MonitorState {
             fail(region, reason, reason == .unsupportedShape ? settings.unsupportedShapeCode : settings.tooManyRegionsCode)
         }
         if selection != nil {
-            selectInitially(device: device, row: row, latitude: latitude, longitude: longitude, time: time, restoring: state, into: &events)
+            selectInitially(
+                device: device, row: row, latitude: latitude, longitude: longitude, time: time, restoring: state,
+                disc: isRich ? nil : disc, into: &events)
         } else if let disc, !isRich {
             // Every slot was measured at this position: the device's next sample starts from the disc, as if its
             // first one had been evaluated by the exact path.

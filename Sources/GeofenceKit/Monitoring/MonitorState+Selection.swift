@@ -25,10 +25,12 @@ extension MonitorState {
             refreshes: selection.refreshes, added: selection.added, removed: selection.removed, deviceSeconds: seconds)
     }
 
-    /// A device's first choice, right after its own regions registered (or were restored).
+    /// A device's first choice, right after its own regions registered (or were restored). `disc`: the exact
+    /// path's disc its own regions leave at this position (``BoundaryClearance``), `nil` when they give none; the
+    /// chosen circles narrow it, and the device's next sample starts from it.
     mutating func selectInitially(
         device: Int32, row: Int, latitude: Double, longitude: Double, time: Timestamp, restoring state: DeviceState?,
-        into events: inout [GeofenceEvent]
+        disc: Double?, into events: inout [GeofenceEvent]
     ) {
         // Fields are read one by one: a copy of the whole selection would make every write below copy its tables.
         guard let catalog = selection?.catalog else { return }
@@ -45,21 +47,26 @@ extension MonitorState {
         }
         let saved = state.map { Dictionary($0.regions.map { ($0.region, $0) }, uniquingKeysWith: { first, _ in first }) }
         let sample = SamplePlane(latitude: latitude, longitude: longitude)
+        var disc = disc
         for region in choose(row: row, wanted: wanted, latitude: latitude, longitude: longitude, time: time) {
             let slot = slots.count
             if saved?[region] == nil, let circle = catalog.circle(region) {
                 rows[row].slotCount += 1
-                acceptCircle(circle, at: slot, device: device, sample: sample, time: time, into: &events)
+                let clearance = acceptCircle(circle, at: slot, device: device, sample: sample, time: time, into: &events)
+                disc = disc.map { min($0, clearance) }
                 continue
             }
             accept(
                 catalog.region(region), device: device, row: row, latitude: latitude, longitude: longitude,
                 time: time, restoring: saved?[region], into: &events)
             sharePolygon(of: region, at: slot)
+            disc = nil
         }
         let vacant = wanted - Int(rows[row].slotCount - own)
         for _ in 0..<vacant { slots.appendVacant() }
         selection?.vacancies += vacant
+        // Every slot was measured at this position, as registration without a catalog leaves it.
+        if let disc, !isRich { rows[row].clearance = BoundaryClearance(sample, radius: disc) }
     }
 
     /// A restored device continues with the catalog regions it had chosen before the restart (their state and
@@ -134,13 +141,20 @@ extension MonitorState {
             selection?.removed += 1
         }
         let kept = firstCatalogSlot..<start + count
+        // The slots that stay, own and kept: their clearances were measured from the disc's centre.
+        let stayed = start..<start + count
         // In: new regions. A plain circle is written straight into the block's next slot; any other region is
         // registered at the end of the table as any registration is, then moved into the block.
         let sample = SamplePlane(latitude: latitude, longitude: longitude)
+        // The smallest clearance of the new regions at the sample (`nil` once one is not a plain circle).
+        var addedClearance: Double? = BoundaryClearance.maximumRadius
         for region in chosen where !slots.regionID[kept].contains(region) {
             if let circle = catalog.circle(region) {
-                acceptCircle(circle, at: start + count, device: device, sample: sample, time: time, into: &events)
+                let clearance = acceptCircle(
+                    circle, at: start + count, device: device, sample: sample, time: time, into: &events)
+                addedClearance = addedClearance.map { min($0, clearance) }
             } else {
+                addedClearance = nil
                 let appended = slots.count
                 accept(
                     catalog.region(region), device: device, row: row, latitude: latitude, longitude: longitude,
@@ -154,8 +168,31 @@ extension MonitorState {
         }
         selection?.vacancies += before - count
         rows[row].slotCount = Int32(count)
-        // The exact path's disc was measured against the regions the device had: its next sample tests them all.
-        rows[row].clearance = .none
+        rows[row].clearance = clearanceAfterChoice(row: row, stayed: stayed, sample: sample, added: addedClearance)
+    }
+
+    /// The exact path's disc after a choice at `sample` (``BoundaryClearance``), centred there: the slots that
+    /// stayed lose the distance moved from the old disc's centre (a bound from above, as the exact path subtracts
+    /// it from a slot it does not test), and the new ones were measured at the sample (`added`: their smallest
+    /// clearance, `nil` when one was not a plain circle). No disc (``BoundaryClearance/none``: the next sample
+    /// tests every slot) where the old one gives no bound — none yet, or the device too far from its centre — or
+    /// where the rich path evaluates.
+    private mutating func clearanceAfterChoice(
+        row: Int, stayed: Range<Int>, sample: SamplePlane, added: Double?
+    ) -> BoundaryClearance {
+        guard !isRich, let added else { return .none }
+        let movedSquared = rows[row].clearance.movedSquared(latitude: sample.latitude, longitude: sample.longitude)
+        guard movedSquared.isFinite else { return .none }
+        let movedUnits = Int(BoundaryClearance.metres(fromSquared: movedSquared) / PackedRegion.clearanceUnit) + 1
+        var smallestUnits = Int(UInt16.max)
+        slots.packed.withUnsafeMutableBufferPointer { packed in
+            for slot in stayed {
+                let left = max(0, Int(packed[slot].clearance) - movedUnits)
+                packed[slot].clearance = UInt16(truncatingIfNeeded: left)
+                smallestUnits = min(smallestUnits, left)
+            }
+        }
+        return BoundaryClearance(sample, radius: min(added, Double(smallestUnits) * PackedRegion.clearanceUnit))
     }
 
     /// The `wanted` nearest catalog regions at the position, in ascending region order; records where and when.
