@@ -32,11 +32,7 @@ public enum ShortestDouble {
         let magnitude = value.magnitude
         // False for NaN, infinities and zeros too.
         if magnitude >= 1 && magnitude < 0x1p53 {
-            var (significand, exponent) = decimal(of: magnitude)
-            while significand % 10 == 0 {
-                significand /= 10
-                exponent += 1
-            }
+            let (significand, exponent) = trimmedDecimal(of: magnitude)
             if exponent < 0 {
                 // The sign is written whatever it is; a positive number's digits then start over it.
                 let sign = value.sign == .minus ? 1 : 0
@@ -62,11 +58,7 @@ public enum ShortestDouble {
             return length
         }
         let magnitude = value.magnitude
-        var (significand, exponent) = decimal(of: magnitude)
-        while significand % 10 == 0 {
-            significand /= 10
-            exponent += 1
-        }
+        let (significand, exponent) = trimmedDecimal(of: magnitude)
         if magnitude >= 1 && magnitude < 0x1p53 && exponent < 0 {
             return length + writeIntegerAndFraction(of: magnitude, significand, fractionDigits: -exponent, at: text + length)
         }
@@ -149,6 +141,17 @@ public enum ShortestDouble {
     private static let minimumExponent = -1074
     private static let hiddenBit: UInt64 = 1 << 52
     static let mask63: UInt64 = (1 << 63) - 1
+
+    /// ``decimal(of:)`` with the significand's trailing zeros moved into the exponent.
+    @inlinable @inline(__always)
+    static func trimmedDecimal(of value: Double) -> (significand: UInt64, exponent: Int) {
+        var (significand, exponent) = decimal(of: value)
+        while significand % 10 == 0 {
+            significand /= 10
+            exponent += 1
+        }
+        return (significand, exponent)
+    }
 
     /// The shortest decimal `significand × 10^exponent` that rounds to `value` (finite and > 0); the significand
     /// may end in zeros.

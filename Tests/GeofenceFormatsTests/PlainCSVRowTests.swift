@@ -22,22 +22,11 @@ import GeofenceKit
     private static let accuracies = ["", "3.5", "-1", "0", "-0", "+2", " 4", "nan"]
 
     private func fields(_ row: String, _ header: CSVSampleHeader) -> (plain: String?, general: String) {
-        [UInt8](row.utf8).withUnsafeBufferPointer { line in
-            let plain = SampleDecoder.plainCSVFields(line: line, header: header).map { describe($0, line) }
-            let general: String
-            do throws(SampleDecodingError) {
-                general = describe(try SampleDecoder.scannedCSVFields(line: line, header: header, lineNumber: 1), line)
-            } catch {
-                general = "\(error.reason): \(error.error.message)"
-            }
-            return (plain, general)
-        }
-    }
-
-    private func describe(_ fields: SampleFields, _ line: UnsafeBufferPointer<UInt8>) -> String {
-        let sample = fields.sample(in: line)
-        return "\(sample.device)|\(sample.coordinate.latitude.bitPattern)|\(sample.coordinate.longitude.bitPattern)|"
-            + "\(sample.time.microseconds)|\(sample.accuracy.map { "\($0.bitPattern)" } ?? "-")"
+        onePassReading(
+            of: row, plain: { SampleDecoder.plainCSVFields(line: $0, header: header) },
+            general: { line throws(SampleDecodingError) in
+                try SampleDecoder.scannedCSVFields(line: line, header: header, lineNumber: 1)
+            })
     }
 
     /// Seeded rows that mix the spellings above in every header's column order, with a field too many or too few

@@ -22,22 +22,9 @@ import GeofenceKit
     ]
 
     private func fields(_ text: String) -> (plain: String?, general: String) {
-        [UInt8](text.utf8).withUnsafeBufferPointer { line in
-            let plain = SampleDecoder.plainNDJSONFields(line: line).map { describe($0, line) }
-            let general: String
-            do throws(SampleDecodingError) {
-                general = describe(try SampleDecoder.scannedNDJSONFields(line: line, lineNumber: 1), line)
-            } catch {
-                general = "\(error.reason): \(error.error.message)"
-            }
-            return (plain, general)
-        }
-    }
-
-    private func describe(_ fields: SampleFields, _ line: UnsafeBufferPointer<UInt8>) -> String {
-        let sample = fields.sample(in: line)
-        return "\(sample.device)|\(sample.coordinate.latitude.bitPattern)|\(sample.coordinate.longitude.bitPattern)|"
-            + "\(sample.time.microseconds)|\(sample.accuracy.map { "\($0.bitPattern)" } ?? "-")"
+        onePassReading(
+            of: text, plain: { SampleDecoder.plainNDJSONFields(line: $0) },
+            general: { line throws(SampleDecodingError) in try SampleDecoder.scannedNDJSONFields(line: line, lineNumber: 1) })
     }
 
     /// Seeded lines of the members above (each list's first spelling valid) in random order (a member left out now and then, the last two only

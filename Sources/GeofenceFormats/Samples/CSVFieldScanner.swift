@@ -81,7 +81,8 @@ struct CSVFieldScanner {
         while offset < bytes.count, Self.isBlank(bytes[offset]) { offset += 1 }
     }
 
-    private static func isBlank(_ byte: UInt8) -> Bool {
+    /// The blanks a field may have around it, which the scanner trims: a space or a tab.
+    static func isBlank(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
     }
 

@@ -69,11 +69,9 @@ extension SampleDecoder {
     private static func plainCSVField(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Range<Int>? {
         let end = EightBytes.firstIndex(of: UInt8(ascii: ","), or: UInt8(ascii: "\""), in: line, from: start)
         guard end == line.count || line[end] == UInt8(ascii: ",") else { return nil }
-        if end > start, isCSVBlank(line[start]) || isCSVBlank(line[end - 1]) { return nil }
+        if end > start, CSVFieldScanner.isBlank(line[start]) || CSVFieldScanner.isBlank(line[end - 1]) { return nil }
         return start..<end
     }
-
-    private static func isCSVBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
 
     /// The time field starting at `start` and where it ends: whole Unix seconds read in place
     /// (``Timestamp/wholeUnixSeconds(in:from:)``), any other plain field through ``parseTime(_:)``; `nil` when
