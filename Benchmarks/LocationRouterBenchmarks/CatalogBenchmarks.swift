@@ -14,7 +14,7 @@ enum CatalogBenchmarks {
 
     static func all(size: Int, devices: Int, seconds: Int) -> [Benchmark] {
         [
-            build(size: size), nearest(size: size), containing(size: size),
+            build(size: size), nearest(size: size), nearestBatch(size: size), containing(size: size),
             pipeline(name: "catalogBaseline", devices: devices, seconds: seconds, size: nil),
             pipeline(name: "catalogNearest", devices: devices, seconds: seconds, size: size),
             pipeline(name: "catalogCoverage", devices: devices, seconds: seconds, size: size, coverage: true),
@@ -72,6 +72,25 @@ enum CatalogBenchmarks {
                         index.nearest(latitude: point.latitude, longitude: point.longitude, count: 20, into: &result)
                         found += result.regions.count
                     }
+                    guard found == 20 * points.count else { throw BenchmarkFailure("found \(found) regions") }
+                    return Outcome(units: points.count)
+                }
+            })
+    }
+
+    /// The same queries as ``nearest(size:)`` answered as one batch (how a random walk's first choices are):
+    /// in curve order, on both cores.
+    static func nearestBatch(size: Int) -> Benchmark {
+        Benchmark(
+            name: "catalogNearest20Batch", summary: "both cores: the 20 nearest of \(size) circles, at 100,000 points "
+                + "in one batch (curve order)",
+            unit: "queries",
+            prepare: {
+                let index = CatalogIndex(shapes(size))
+                let points = points(100_000)
+                return {
+                    let batch = index.nearest(at: points, count: 20)
+                    let found = (0..<batch.count).reduce(0) { $0 + batch.regions(ofPoint: $1).count }
                     guard found == 20 * points.count else { throw BenchmarkFailure("found \(found) regions") }
                     return Outcome(units: points.count)
                 }

@@ -106,6 +106,10 @@ public struct Simulation: Sendable {
             }
             if let catalog = wiring.catalog, configuration.selection.strategy == .nearest {
                 state.selectRegions(from: catalog, settings: configuration.selection)
+                if case .randomWalk(let plan) = wiring.source, restored == nil {
+                    let first = partition.firstDevice(ofShard: shard, shards: shardCount)
+                    state.prepareFirstChoices(at: plan.starts(first: first, stride: deviceStride))
+                }
             }
             let coverage = configuration.coverage
                 ? wiring.catalog.map { CoverageTracker(catalog: $0, isCatalogRegion: wiring.isCatalogRegion) } : nil

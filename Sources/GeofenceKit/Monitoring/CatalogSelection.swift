@@ -23,6 +23,8 @@ struct CatalogSelection: Sendable {
     /// Polygons of the catalog already in the monitor's polygon table, by region.
     var polygonIndex: [Int32: Int] = [:]
     var query = CatalogIndex.NearestRegions()
+    /// First choices answered before the run, when the caller knew where the devices start.
+    var prepared: PreparedChoices?
 
     /// Choices made after a device's first (its first is part of its registration).
     var refreshes = 0

@@ -14,6 +14,23 @@ extension MonitorState {
         self.selection = CatalogSelection(catalog: catalog, settings: selection)
     }
 
+    /// Answers the first choices of devices whose first sample's position is known in advance (a random walk's
+    /// starts), all together, in the catalog's curve order and on every core (``PreparedChoices``): each device's
+    /// first sample then takes its answer instead of querying, and gets the same regions. Call after
+    /// ``selectRegions(from:settings:)``, before the first sample; `starts` gives each device's row and position.
+    public mutating func prepareFirstChoices(at starts: [(row: Int, latitude: Double, longitude: Double)]) {
+        guard let selection, !starts.isEmpty else { return }
+        let catalog = selection.catalog
+        // As a device with no regions of its own asks (one with regions of its own asks for fewer, and queries).
+        let wanted = max(0, min(settings.slotLimit, catalog.index.count))
+        let answers = catalog.index.nearest(
+            at: starts.map { ($0.latitude, $0.longitude) }, count: wanted,
+            within: selection.settings.proximityRadius ?? .infinity, maximumRadius: settings.maximumRadius)
+        self.selection?.prepared = PreparedChoices(
+            answers: answers, rows: starts.map(\.row), latitudes: starts.map(\.latitude),
+            longitudes: starts.map(\.longitude))
+    }
+
     /// What the selection did so far (zero without a catalog).
     public var selectionSummary: SelectionSummary {
         guard let selection else { return SelectionSummary() }
@@ -202,6 +219,13 @@ extension MonitorState {
         selection.setAnchor(row: row, latitude: latitude, longitude: longitude)
         selection.chosenAt[row] = time.microseconds
         guard wanted > 0 else { return [] }
+        // Taken out while used (no copy of its tables), and dropped once every answer is used.
+        if var prepared = selection.prepared.take() {
+            let taken = prepared.take(
+                row: row, latitude: latitude, longitude: longitude, wanted: wanted, into: &selection.query.regions)
+            if prepared.left > 0 { selection.prepared = prepared }
+            if taken { return selection.query.regions }
+        }
         selection.catalog.index.nearest(
             latitude: latitude, longitude: longitude, count: wanted, within: selection.settings.proximityRadius ?? .infinity,
             maximumRadius: settings.maximumRadius, into: &selection.query)

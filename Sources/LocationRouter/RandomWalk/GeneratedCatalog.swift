@@ -33,3 +33,16 @@ extension SharedCatalog {
         return SharedCatalog(generated: CatalogIndex(circles: circles))
     }
 }
+
+extension RandomWalkPlan {
+    /// Where the devices `first, first + stride, …` start (their first sample's position), each with its row in a
+    /// monitor of that stride: what ``MonitorState/prepareFirstChoices(at:)`` takes, so that the devices' first
+    /// choices from a catalog are answered together before the run.
+    func starts(first: Int, stride: Int) -> [(row: Int, latitude: Double, longitude: Double)] {
+        let devices = Swift.stride(from: first, to: configuration.devices, by: stride).map { Int32($0) }
+        return ParallelFill.array(count: devices.count) { [self] k in
+            let start = self.start(ofDevice: devices[k])
+            return (Int(devices[k]) / stride, start.latitude, start.longitude)
+        }
+    }
+}
