@@ -37,3 +37,43 @@ extension MonitorState {
         return clearance
     }
 }
+
+/// A device's plain circles registered as one block, when nothing can make one of them differ from the others: no
+/// refusal, no saved state, no event at registration and the exact path. The same slots, side and clearance as
+/// ``acceptCircle(_:at:device:sample:time:into:)`` gives each in turn, with each of the slot table's arrays grown
+/// once per device instead of once per circle (registering a million devices appends 20 million slots).
+extension MonitorState {
+    /// Whether ``acceptCircles(_:row:sample:)`` registers these circles for a device registering with no saved state
+    /// and not denied: every one fits under the slot limit and the largest radius, and registering one reports
+    /// nothing and starts no timer (no initial triggers, exact path).
+    func canAcceptAtOnce(_ circles: [MonitoredCircle]) -> Bool {
+        guard !isRich, settings.initialTriggers.isEmpty, circles.count <= settings.slotLimit else { return false }
+        guard let maximumRadius = settings.maximumRadius else { return true }
+        return circles.allSatisfy { $0.radius <= maximumRadius }
+    }
+
+    /// Registers `circles` in the device's block of slots, which must be empty and at the table's end (as its
+    /// registration starts it); returns the smallest of their clearances (``BoundaryClearance/maximumRadius`` for
+    /// none).
+    mutating func acceptCircles(_ circles: UnsafeBufferPointer<MonitoredCircle>, row: Int, sample: SamplePlane) -> Double {
+        var smallest = BoundaryClearance.maximumRadius
+        // Records and ids are made on the stack, then copied to the table's arrays.
+        withUnsafeTemporaryAllocation(of: PackedRegion.self, capacity: circles.count) { records in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: circles.count) { regions in
+                for (index, circle) in circles.enumerated() {
+                    var record = PackedRegion(latitude: circle.latitude, longitude: circle.longitude, radius: circle.radius)
+                    var clearance = BoundaryClearance.maximumRadius
+                    let isInside = record.circleContains(sample, radius: circle.radius, clearance: &clearance)
+                    record.setClearance(metres: clearance)
+                    record.flags = Self.notifyOnEntry | Self.notifyOnExit | (isInside ? Self.inside | Self.appInside : 0)
+                    records.initializeElement(at: index, to: record)
+                    regions.initializeElement(at: index, to: circle.id)
+                    smallest = min(smallest, clearance)
+                }
+                slots.appendCircles(UnsafeBufferPointer(records), regions: UnsafeBufferPointer(regions), of: circles)
+            }
+        }
+        rows[row].slotCount = Int32(circles.count)
+        return smallest
+    }
+}

@@ -98,7 +98,12 @@ extension MonitorState {
             swap(&circles, &circleBuffer)
             circles.removeAll(keepingCapacity: true)
             lookup(device, &circles)
-            for circle in circles { register(circle) }
+            if state == nil && !denied && canAcceptAtOnce(circles) {
+                let clearance = circles.withUnsafeBufferPointer { acceptCircles($0, row: row, sample: sample) }
+                disc = disc.map { min($0, clearance) }
+            } else {
+                for circle in circles { register(circle) }
+            }
             swap(&circles, &circleBuffer)
         }
         if denied { return }

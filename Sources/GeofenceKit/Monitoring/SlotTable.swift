@@ -82,6 +82,23 @@ struct SlotTable: Sendable {
         keepRareFields(of: slot, at: count - 1)
     }
 
+    /// Appends the slots of plain circles (``MonitoredCircle``) with no timers running, in order: `records` are
+    /// their records as ``append(_:)`` would make them (flags and clearance set), `regions` their ids. One copy per
+    /// array for all of them: registration appends a device's circles together.
+    mutating func appendCircles(
+        _ records: UnsafeBufferPointer<PackedRegion>, regions: UnsafeBufferPointer<Int32>,
+        of circles: UnsafeBufferPointer<MonitoredCircle>
+    ) {
+        if !hasExactRadii && circles.contains(where: { Double(Float($0.radius)) != $0.radius }) { keepExactRadii() }
+        packed.append(contentsOf: records)
+        regionID.append(contentsOf: regions)
+        if hasExactRadii { exactRadius.append(contentsOf: circles.lazy.map(\.radius)) }
+        if hasTimers {
+            pendingSince.append(contentsOf: repeatElement(Self.none, count: circles.count))
+            dwellDue.append(contentsOf: repeatElement(Self.none, count: circles.count))
+        }
+    }
+
     /// Writes a slot with no timers running over slot `index`, which must be clear (a vacancy, or just appended);
     /// appends it when `index` is ``count``. The record's clearance is the slot's (0 unless the caller measured one).
     @inline(__always)

@@ -52,7 +52,7 @@ extension GeoMotion {
         using rng: inout SplitMix64
     ) -> (latitude: Double, longitude: Double) {
         let distance = radius * rng.unit().squareRoot()
-        let bearing = rng.unit() * 2 * .pi
-        return move(latitude, longitude, north: distance * cos(bearing), east: distance * sin(bearing), scale: scale)
+        let bearing = SineAndCosine.of(rng.unit() * 2 * .pi)
+        return move(latitude, longitude, north: distance * bearing.cos, east: distance * bearing.sin, scale: scale)
     }
 }

@@ -44,8 +44,7 @@ struct RandomWalker: Sendable {
         latitude = start.latitude
         longitude = start.longitude
         heading = start.heading
-        north = cos(start.heading)
-        east = sin(start.heading)
+        (east, north) = SineAndCosine.of(start.heading)
         stepLength = start.speed * plan.configuration.interval
         rng = plan.walkGenerator(ofDevice: device)
     }
