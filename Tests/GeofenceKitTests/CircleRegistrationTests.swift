@@ -46,6 +46,23 @@ import Testing
         }
     }
 
+    /// A device's circles register as one block where none is refused (``MonitorState/acceptCircles(_:row:sample:)``)
+    /// and one by one where some are (past the slot limit, or too large): the same events as the general path either
+    /// way, `failed` ones included. The walk's first radius (20 km) is refused under a 10 km limit, and its radii
+    /// that a `Float` does not hold make the block keep exact radii from the first device on.
+    @Test(arguments: [(20, nil), (15, nil), (20, 10_000.0), (30, 30_000.0)] as [(Int, Double?)])
+    func circlesRegisterAtOnceOrOneByOneAsTheSameRegionsDo(slotLimit: Int, maximumRadius: Double?) {
+        var settings = MonitoringProfile.exact.settings
+        settings.slotLimit = slotLimit
+        settings.maximumRadius = maximumRadius
+        let fast = Self.events(settings: settings, fastPath: true, latitude: 25.03)
+        let general = Self.events(settings: settings, fastPath: false, latitude: 25.03)
+        let refusals = fast.filter { $0.kind == .failed }.count
+        #expect(refusals == (slotLimit < 20 ? 30 * (20 - slotLimit) : maximumRadius == 10_000 ? 30 : 0))
+        #expect(fast.count > 30 + refusals)
+        #expect(fast == general)
+    }
+
     /// Regions generated in a ring around a start, with a refresh distance short enough that devices choose often.
     @Test(arguments: MonitoringProfile.allCases)
     func aCatalogsCirclesSwapInAsTheSameRegionsDo(profile: MonitoringProfile) {
