@@ -78,6 +78,40 @@ enum GPXDecimal {
         return .success(negative ? -value : value)
     }
 
+    /// The number written at `start` in the plain shape (`[-+]digits[.digits]`, at most 19 digits, at least one)
+    /// and the offset of the byte after it, which the caller checks; `nil` for anything else, which ``parse(_:)``
+    /// then reads. For such a text both give the same value: they convert through the same ``DecimalConversion``.
+    @inline(__always)
+    static func parsePlain(_ p: UnsafePointer<UInt8>, at start: Int, count n: Int) -> (value: Double, end: Int)? {
+        var index = start
+        var negative = false
+        if index < n && (p[index] == UInt8(ascii: "-") || p[index] == UInt8(ascii: "+")) {
+            negative = p[index] == UInt8(ascii: "-")
+            index += 1
+        }
+        var mantissa: UInt64 = 0
+        let integerStart = index
+        while index < n, case let digit = p[index] &- UInt8(ascii: "0"), digit < 10 {
+            mantissa = mantissa &* 10 &+ UInt64(digit)
+            index += 1
+        }
+        var digits = index - integerStart
+        var fractionDigits = 0
+        if index < n && p[index] == UInt8(ascii: ".") {
+            index += 1
+            let fractionStart = index
+            while index < n, case let digit = p[index] &- UInt8(ascii: "0"), digit < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                index += 1
+            }
+            fractionDigits = index - fractionStart
+            digits += fractionDigits
+        }
+        guard digits > 0, let value = DecimalConversion.double(mantissa: mantissa, digits: digits, exponent: -fractionDigits)
+        else { return nil }
+        return (negative ? -value : value, index)
+    }
+
     /// `NaN`, `INF`, `Infinity`, with an optional sign, in any case.
     private static func isSpecial(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {
         var word = String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self).lowercased()

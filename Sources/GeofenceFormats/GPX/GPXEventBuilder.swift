@@ -42,6 +42,9 @@ struct GPXEventBuilder: XMLTokenHandler {
     var valueProblem: String?
     var valueLine = 0
     var valueColumn = 0
+    /// Whether track points of the common shape are read in one pass (``GPXPlainTrackPoint``); off only in the
+    /// tests that compare the two paths.
+    var readsPlainTrackPoints = true
 
     // MARK: XMLTokenHandler
 

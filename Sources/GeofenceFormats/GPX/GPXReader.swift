@@ -40,6 +40,13 @@ public struct GPXReader: Sendable {
         tokenizer = XMLTokenizer(maxTokenLength: maxTokenLength)
     }
 
+    /// A reader that, when `readsPlainTrackPoints` is false, reads every track point through the tokenizer, never
+    /// in one pass (``GPXPlainTrackPoint``): for the tests that compare the two.
+    init(maxTokenLength: Int = 1 << 20, readsPlainTrackPoints: Bool) {
+        self.init(maxTokenLength: maxTokenLength)
+        builder.readsPlainTrackPoints = readsPlainTrackPoints
+    }
+
     /// Reads the next chunk and returns the events it completes.
     /// - Throws: ``InputError`` when the document is not well-formed GPX.
     public mutating func feed(_ chunk: [UInt8]) throws(InputError) -> [GPXEvent] {

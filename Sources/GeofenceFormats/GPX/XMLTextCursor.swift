@@ -47,6 +47,18 @@ struct XMLTextCursor: Sendable {
         offset = target
     }
 
+    /// Moves to absolute offset `target` over ASCII bytes that the caller has counted: `lineFeeds` line feeds
+    /// since ``offset``, the last one just before absolute offset `lastLineStart`. (ASCII text has no continuation
+    /// bytes, so the column needs no more.)
+    mutating func advance(overASCIITo target: Int, lineFeeds: Int, lastLineStart: Int) {
+        if lineFeeds > 0 {
+            line += lineFeeds
+            lineStart = lastLineStart
+            continuationBytes = 0
+        }
+        offset = target
+    }
+
     /// The 1-based column of ``offset``.
     var column: Int { offset - lineStart - continuationBytes + 1 }
 }

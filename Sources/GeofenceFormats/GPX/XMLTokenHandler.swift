@@ -12,4 +12,38 @@ protocol XMLTokenHandler {
     /// Character data inside the root, in one or more pieces: raw text (references not decoded; a piece never
     /// ends inside a reference) or, when `isCDATA`, the literal contents of a CDATA section.
     mutating func characters(_ text: UnsafeBufferPointer<UInt8>, isCDATA: Bool) throws(InputError)
+
+    /// Whether the handler would read the markup at the next `<` itself, if it is in the plain shape it knows
+    /// (see ``readPlainElement(_:at:count:line:maxTagLength:)``). Asked before every `<`, so it must be cheap.
+    var readsPlainElements: Bool { get }
+    /// Reads, in one pass and without the tokenizer, the element whose `<` is at `start` in `p` (valid up to
+    /// `count`) when it has the handler's plain shape, and reports what it read; `nil` when it read nothing.
+    ///
+    /// What it reads must be well-formed, ASCII, free of references, and leave the handler exactly as the same
+    /// bytes read through ``startElement(_:)``, ``characters(_:isCDATA:)`` and ``endElement()`` would: the
+    /// tokenizer then only moves past them. `line` is the line of `start`; a start tag must end (its `>`) before
+    /// `start + maxTagLength`, the tokenizer's limit.
+    mutating func readPlainElement(
+        _ p: UnsafePointer<UInt8>, at start: Int, count: Int, line: Int, maxTagLength: Int
+    ) -> XMLPlainElement?
+}
+
+/// What ``XMLTokenHandler/readPlainElement(_:at:count:line:maxTagLength:)`` read.
+struct XMLPlainElement {
+    /// The offset just after the bytes read.
+    var end: Int
+    /// The line feeds among them, and the offset just after the last one (for the tokenizer's line and column).
+    var lineFeeds: Int
+    var lastLineStart: Int
+    /// The name of the element when the bytes read end inside it (its start tag read, its end tag not), as
+    /// offsets of the buffer: the tokenizer records it as open, as if it had read the start tag itself.
+    var openName: Range<Int>?
+}
+
+extension XMLTokenHandler {
+    var readsPlainElements: Bool { false }
+
+    mutating func readPlainElement(
+        _ p: UnsafePointer<UInt8>, at start: Int, count: Int, line: Int, maxTagLength: Int
+    ) -> XMLPlainElement? { nil }
 }

@@ -185,6 +185,10 @@ struct XMLTokenizer: Sendable {
                     if i < n && p[i] != 0x3C { break scanning }  // a reference held back for the next chunk
                     continue
                 }
+                if handler.readsPlainElements, let end = plainElement(p, at: i, count: n, handler: &handler) {
+                    i = end
+                    continue
+                }
                 // A tag is read no further than its length limit, so that what is found in it (its end, an error, or
                 // that it is too long) never depends on where the chunks end.
                 guard let end = try markup(p, at: i, count: min(n, i + maxTokenLength), handler: &handler) else {
