@@ -108,6 +108,24 @@ import GeofenceKit
         "<trkpt lat=\"1\" lon=\"2\"><name>Café</name><ele>1</ele></trkpt>",
         #"<trkptx lat="1" lon="2"/>"#,
         #"<trkpt lat="1" lon="2">"#,
+        // Other children: skipped whole when plain, else left to the general path from there.
+        "<trkpt lat=\"1\" lon=\"2\"><ele>4</ele>\n <extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>120</gpxtpx:hr><gpxtpx:cad>80</gpxtpx:cad></gpxtpx:TrackPointExtension></extensions>\n</trkpt>",
+        #"<trkpt lat="1" lon="2"><name>A &amp; B</name><sat>7</sat><hdop/><time>2024-05-01T10:00:00Z</time></trkpt>"#,
+        #"<trkpt lat="1" lon="2"><extensions><a><b><c><d>deep</d></c></b></a></extensions></trkpt>"#,
+        #"<trkpt lat="1" lon="2"><extensions><a x="1">v</a></extensions></trkpt>"#,
+        #"<trkpt lat="1" lon="2"><extensions><a>v</b></extensions></trkpt>"#,
+        #"<trkpt lat="1" lon="2"><extensions><a>v</a ></extensions></trkpt>"#,
+        #"<trkpt lat="1" lon="2"><extensions><a>v</a></extension></trkpt>"#,
+        #"<trkpt lat="1" lon="2"><extensions><!x></!x></extensions></trkpt>"#,
+        #"<trkpt lat="1" lon="2"><extensions><?x?><![CDATA[a]]></extensions></trkpt>"#,
+        #"<trkpt lat="1" lon="2"><!x></!x><ele>1</ele></trkpt>"#,
+        #"<trkpt lat="1" lon="2"><x:ele>5</x:ele><y:time>2024-05-01T10:00:00Z</y:time></trkpt>"#,
+        #"<trkpt lat="1" lon="2"><a:>x</a:><ele:>6</ele:><time:/></trkpt>"#,
+        #"<trkpt lat="1" lon="2"><extensions><time>2024-05-01T10:00:00Z</time><ele>9</ele></extensions><ele>3</ele></trkpt>"#,
+        "<trkpt lat=\"1\" lon=\"2\"><name>Zürich</name><ele>1</ele></trkpt>",
+        "<trkpt lat=\"1\" lon=\"2\"><näme>x</näme><ele>1</ele></trkpt>",
+        "<trkpt lat=\"1\" lon=\"2\"><desc>line one\nline two\r\n</desc>\n<ele>1</ele><bad></trkpt>",
+        #"<trkpt lat="1" lon="2"><ele>1</ele><cmt>"#,
     ]
 
     @Test func everyShapeReadsAsTheGeneralPathReadsIt() {
@@ -120,15 +138,43 @@ import GeofenceKit
     @Test func plainPointsAreReadInOnePass() throws {
         // The plain shapes give the points the general path gives (checked above) and the one-pass reader reads
         // them: its reading of a document of plain points ends at the segment's end.
-        let shape = Array(#"<trkpt lat="47.644548" lon="-122.326897"><ele>4.46</ele><time>2009-10-17T18:37:26Z</time></trkpt>"#.utf8)
-        let reading = shape.withUnsafeBufferPointer { bytes in
-            GPXPlainTrackPoint.read(bytes.baseAddress!, at: 0, count: bytes.count, line: 3, maxTagLength: 1 << 20)
+        func read(_ text: String) -> GPXPlainTrackPoint? {
+            Array(text.utf8).withUnsafeBufferPointer { bytes in
+                GPXPlainTrackPoint.read(
+                    bytes.baseAddress!, at: 0, count: bytes.count, line: 3, maxTagLength: 1 << 20, maxDepth: 1_000)
+            }
         }
-        let point = try #require(reading)
-        #expect(point.isClosed && point.end == shape.count)
+        let shape = "<trkpt lat=\"47.644548\" lon=\"-122.326897\">\n  <ele>4.46</ele>\n  <time>2009-10-17T18:37:26Z</time>\n"
+            + "  <extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>120</gpxtpx:hr></gpxtpx:TrackPointExtension></extensions>\n"
+            + "</trkpt>\n    "
+        let point = try #require(read(shape))
+        #expect(point.isClosed && point.end == shape.utf8.count)
+        #expect(point.lineFeeds == 5 && point.lastLineStart == shape.utf8.count - 4)
         #expect(point.point == GPXPoint(
             latitude: 47.644548, longitude: -122.326897, time: Timestamp(iso8601: "2009-10-17T18:37:26Z"),
             elevation: 4.46, line: 3))
+        // A point left open at what is not plain, with the values before it.
+        let open = try #require(read(#"<trkpt lat="1" lon="2"><ele>7</ele><!-- c --><time>2009-10-17T18:37:26Z</time></trkpt>"#))
+        #expect(!open.isClosed && open.end == 35 && open.point.elevation == 7 && open.point.time == nil)
+        #expect(read(#"<trkpt lat="1" lon="2" hdop="3"/>"#) == nil)
+    }
+
+    @Test func literalsAreTheirTags() {
+        let literals: [(GPXPlainTrackPoint.Literal, String)] = [
+            (.trkptStart, "<trkpt"), (.trkptEnd, "</trkpt>"), (.eleStart, "<ele>"), (.eleEnd, "</ele>"),
+            (.timeStart, "<time>"), (.timeEnd, "</time>"),
+        ]
+        for (literal, text) in literals {
+            let word = text.utf8.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+            #expect(literal.word == word && literal.count == text.utf8.count, "\(text)")
+            // Matched at the end of a buffer (byte by byte) and inside one (a word at a time), and nothing else.
+            for suffix in ["", "xxxxxxxx"] {
+                let bytes = Array((text + suffix).utf8)
+                let wrong = Array(("<" + text.dropFirst(2) + suffix).utf8)
+                bytes.withUnsafeBufferPointer { #expect(literal.matches($0.baseAddress!, 0, $0.count)) }
+                wrong.withUnsafeBufferPointer { #expect(!literal.matches($0.baseAddress!, 0, $0.count)) }
+            }
+        }
     }
 
     @Test func tagLimitIsTheTokenizers() {
@@ -139,12 +185,33 @@ import GeofenceKit
         }
     }
 
+    /// The tokenizer's depth limit, whichever path opens the element past it.
+    @Test func depthLimitIsTheTokenizers() {
+        let bytes = Self.document(
+            #"<trkpt lat="1" lon="2"><ele>4</ele><extensions><a><b>x</b></a></extensions></trkpt><trkpt lat="3" lon="4"/>"#)
+        for maxDepth in 3...9 {
+            func read(plain: Bool) -> Result<[GPXEvent], InputError> {
+                var tokenizer = XMLTokenizer(maxDepth: maxDepth)
+                var builder = GPXEventBuilder()
+                builder.readsPlainTrackPoints = plain
+                do {
+                    try tokenizer.feed(bytes, to: &builder)
+                    try tokenizer.finish(to: &builder)
+                    return .success(builder.events)
+                } catch {
+                    return .failure(error)
+                }
+            }
+            #expect(read(plain: true) == read(plain: false), "maxDepth \(maxDepth)")
+        }
+    }
+
     /// Documents of random points built from pieces of the shapes above, in random chunkings.
     @Test func generatedDocumentsReadTheSame() {
         var random = SplitMix64(seed: 15)
         let pieces = [
             #"<ele>12.5</ele>"#, "<time>2024-05-01T10:00:0\(0)Z</time>", "\n    ", " ", "\t", "\r\n",
-            #"<extensions><x:hr>1</x:hr></extensions>"#, "<!-- note -->", #"<ele>x</ele>"#, "<time>bad</time>",
+            #"<extensions><x:hr>1</x:hr></extensions>"#, "<!-- note -->", "<sat>7</sat>", "<a><b/></a>", "</a>", #"<ele>x</ele>"#, "<time>bad</time>",
             #"<ele>-3</ele>"#, "<time>2024-05-01T10:00:00.5Z</time>", "<name>é</name>", "&amp;", "<ele>1",
         ]
         for _ in 0..<400 {
@@ -166,7 +233,7 @@ import GeofenceKit
     /// Damaged documents (the mutation tests' bytes and fragments) read the same by both paths.
     @Test func mutatedDocumentsReadTheSame() {
         var random = SplitMix64(seed: 1_515)
-        let base = Self.document(Self.pointShapes[0..<8].joined(separator: "\n  "))
+        let base = Self.document((Self.pointShapes[0..<8] + Self.pointShapes.filter { $0.contains("gpxtpx:cad") }).joined(separator: "\n  "))
         for _ in 0..<600 {
             let bytes = Mutator.mutate(base, donors: Mutator.fragments + Mutator.values, random: &random)
             Self.expectSameReading(bytes, chunkSizes: [1 << 20, 1 + Int(random.next() % 50)])

@@ -100,6 +100,13 @@ enum GPXDecimal {
         if index < n && p[index] == UInt8(ascii: ".") {
             index += 1
             let fractionStart = index
+            // A coordinate's fraction (7 digits as devices write them) in one step while eight bytes are left. (A
+            // mantissa that wraps has more than 19 digits, which DecimalConversion refuses.)
+            if n - index >= 8 {
+                let (value, count) = EightBytes.leadingDigits(at: index, in: UnsafeBufferPointer(start: p, count: n))
+                mantissa = mantissa &* powersOfTen[count] &+ value
+                index += count
+            }
             while index < n, case let digit = p[index] &- UInt8(ascii: "0"), digit < 10 {
                 mantissa = mantissa &* 10 &+ UInt64(digit)
                 index += 1
@@ -111,6 +118,9 @@ enum GPXDecimal {
         else { return nil }
         return (negative ? -value : value, index)
     }
+
+    /// 10^0…10^8, to shift a mantissa left by the digits read at once.
+    private static let powersOfTen: [UInt64] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000]
 
     /// `NaN`, `INF`, `Infinity`, with an optional sign, in any case.
     private static func isSpecial(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Bool {

@@ -9,9 +9,11 @@ extension GPXEventBuilder {
     /// Reads a plain track point: a complete one is reported as ``startElement(_:)`` … ``endElement()`` would; one
     /// left open is pending, with the values read so far, as ``startElement(_:)`` and its children would leave it.
     mutating func readPlainElement(
-        _ p: UnsafePointer<UInt8>, at start: Int, count: Int, line: Int, maxTagLength: Int
+        _ p: UnsafePointer<UInt8>, at start: Int, count: Int, line: Int, maxTagLength: Int, maxDepth: Int
     ) -> XMLPlainElement? {
-        guard let reading = GPXPlainTrackPoint.read(p, at: start, count: count, line: line, maxTagLength: maxTagLength)
+        guard
+            let reading = GPXPlainTrackPoint.read(
+                p, at: start, count: count, line: line, maxTagLength: maxTagLength, maxDepth: maxDepth)
         else { return nil }
         var openName: Range<Int>?
         if reading.isClosed {

@@ -14,21 +14,22 @@ protocol XMLTokenHandler {
     mutating func characters(_ text: UnsafeBufferPointer<UInt8>, isCDATA: Bool) throws(InputError)
 
     /// Whether the handler would read the markup at the next `<` itself, if it is in the plain shape it knows
-    /// (see ``readPlainElement(_:at:count:line:maxTagLength:)``). Asked before every `<`, so it must be cheap.
+    /// (see ``readPlainElement(_:at:count:line:maxTagLength:maxDepth:)``). Asked before every `<`, so it must be cheap.
     var readsPlainElements: Bool { get }
     /// Reads, in one pass and without the tokenizer, the element whose `<` is at `start` in `p` (valid up to
     /// `count`) when it has the handler's plain shape, and reports what it read; `nil` when it read nothing.
     ///
     /// What it reads must be well-formed, ASCII, free of references, and leave the handler exactly as the same
     /// bytes read through ``startElement(_:)``, ``characters(_:isCDATA:)`` and ``endElement()`` would: the
-    /// tokenizer then only moves past them. `line` is the line of `start`; a start tag must end (its `>`) before
-    /// `start + maxTagLength`, the tokenizer's limit.
+    /// tokenizer then only moves past them. `line` is the line of `start`. The tokenizer's limits hold: a tag ends
+    /// (its `>`) before `maxTagLength` bytes, and at most `maxDepth` elements are opened in what is read (counting
+    /// the one at `start`), as the tokenizer would refuse more.
     mutating func readPlainElement(
-        _ p: UnsafePointer<UInt8>, at start: Int, count: Int, line: Int, maxTagLength: Int
+        _ p: UnsafePointer<UInt8>, at start: Int, count: Int, line: Int, maxTagLength: Int, maxDepth: Int
     ) -> XMLPlainElement?
 }
 
-/// What ``XMLTokenHandler/readPlainElement(_:at:count:line:maxTagLength:)`` read.
+/// What ``XMLTokenHandler/readPlainElement(_:at:count:line:maxTagLength:maxDepth:)`` read.
 struct XMLPlainElement {
     /// The offset just after the bytes read.
     var end: Int
@@ -44,6 +45,6 @@ extension XMLTokenHandler {
     var readsPlainElements: Bool { false }
 
     mutating func readPlainElement(
-        _ p: UnsafePointer<UInt8>, at start: Int, count: Int, line: Int, maxTagLength: Int
+        _ p: UnsafePointer<UInt8>, at start: Int, count: Int, line: Int, maxTagLength: Int, maxDepth: Int
     ) -> XMLPlainElement? { nil }
 }

@@ -8,10 +8,10 @@ extension XMLTokenizer {
     mutating func plainElement<Handler: XMLTokenHandler>(
         _ p: UnsafePointer<UInt8>, at i: Int, count n: Int, handler: inout Handler
     ) -> Int? {
-        // An element and a child of it may open here: both must be within the depth limit, as the tokenizer checks.
-        guard openElements.count + 2 <= maxDepth else { return nil }
         let (line, column) = position(at: i, p)
-        guard let read = handler.readPlainElement(p, at: i, count: n, line: line, maxTagLength: maxTokenLength)
+        guard
+            let read = handler.readPlainElement(
+                p, at: i, count: n, line: line, maxTagLength: maxTokenLength, maxDepth: maxDepth - openElements.count)
         else { return nil }
         if let name = read.openName {
             openElements.append(OpenElement(nameStart: namesEnd, line: line, column: column))

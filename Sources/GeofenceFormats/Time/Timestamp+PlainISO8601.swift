@@ -11,13 +11,22 @@ extension Timestamp {
     @inline(__always)
     static func parsePlainISO8601(_ p: UnsafePointer<UInt8>, at start: Int, count n: Int) -> (Timestamp, end: Int)? {
         // `YYYY-MM-DDThh:mm:ss` is 19 bytes, and a `Z` follows at least.
-        guard n - start >= 20, p[start + 4] == UInt8(ascii: "-"), p[start + 7] == UInt8(ascii: "-"),
-            p[start + 10] == UInt8(ascii: "T"), p[start + 13] == UInt8(ascii: ":"), p[start + 16] == UInt8(ascii: ":"),
-            let century = twoDigits(p + start), let yearOfCentury = twoDigits(p + start + 2),
-            let month = twoDigits(p + start + 5), let day = twoDigits(p + start + 8),
-            let hour = twoDigits(p + start + 11), let minute = twoDigits(p + start + 14),
-            let second = twoDigits(p + start + 17)
+        guard n - start >= 20 else { return nil }
+        let t = p + start
+        guard t[4] == UInt8(ascii: "-"), t[7] == UInt8(ascii: "-"), t[10] == UInt8(ascii: "T"),
+            t[13] == UInt8(ascii: ":"), t[16] == UInt8(ascii: ":")
         else { return nil }
+        // The fourteen digits' values; one test for all of them, since `d | (d + 6)` is below 16 only for 0…9.
+        let y0 = t[0] &- 48, y1 = t[1] &- 48, y2 = t[2] &- 48, y3 = t[3] &- 48
+        let mo0 = t[5] &- 48, mo1 = t[6] &- 48, d0 = t[8] &- 48, d1 = t[9] &- 48
+        let h0 = t[11] &- 48, h1 = t[12] &- 48, mi0 = t[14] &- 48, mi1 = t[15] &- 48, s0 = t[17] &- 48, s1 = t[18] &- 48
+        var notDigits = y0 | (y0 &+ 6) | y1 | (y1 &+ 6) | y2 | (y2 &+ 6) | y3 | (y3 &+ 6)
+        notDigits |= mo0 | (mo0 &+ 6) | mo1 | (mo1 &+ 6) | d0 | (d0 &+ 6) | d1 | (d1 &+ 6)
+        notDigits |= h0 | (h0 &+ 6) | h1 | (h1 &+ 6) | mi0 | (mi0 &+ 6) | mi1 | (mi1 &+ 6) | s0 | (s0 &+ 6) | s1 | (s1 &+ 6)
+        guard notDigits < 16 else { return nil }
+        let year = ((Int(y0) * 10 + Int(y1)) * 10 + Int(y2)) * 10 + Int(y3)
+        let month = Int(mo0) * 10 + Int(mo1), day = Int(d0) * 10 + Int(d1)
+        let hour = Int(h0) * 10 + Int(h1), minute = Int(mi0) * 10 + Int(mi1), second = Int(s0) * 10 + Int(s1)
         var index = start + 19
         var fraction: Int64 = 0
         if p[index] == UInt8(ascii: ".") {
@@ -40,7 +49,6 @@ extension Timestamp {
             if roundUp { fraction += 1 }
         }
         guard index < n, p[index] == UInt8(ascii: "Z") else { return nil }
-        let year = century * 100 + yearOfCentury
         guard month >= 1 && month <= 12, day >= 1 && day <= daysInMonth(year: year, month: month), hour <= 23,
             minute <= 59, second <= 60
         else { return nil }
@@ -49,14 +57,5 @@ extension Timestamp {
         let timestamp = Timestamp(microseconds: seconds * 1_000_000 + fraction)
         guard textRange.contains(timestamp) else { return nil }
         return (timestamp, index + 1)
-    }
-
-    /// The value of two decimal digits at `p`, or `nil` when either byte is not a digit.
-    @inline(__always)
-    private static func twoDigits(_ p: UnsafePointer<UInt8>) -> Int? {
-        let tens = p[0] &- UInt8(ascii: "0")
-        let units = p[1] &- UInt8(ascii: "0")
-        guard tens < 10 && units < 10 else { return nil }
-        return Int(tens) * 10 + Int(units)
     }
 }
