@@ -128,12 +128,42 @@ struct XMLTokenizer: Sendable {
         let bytes = encoding == .latin1 && !chunk.isEmpty ? XMLEncoding.utf8(fromLatin1: chunk[...]) : chunk
         if pending.isEmpty {
             // The common case: nothing held over, so the chunk is scanned where it is, without a copy.
-            let consumed = try scan(bytes, final: final, handler: &handler)
-            if consumed < bytes.count { pending = Array(bytes[consumed...]) }
-        } else {
-            pending.append(contentsOf: bytes)
+            try scanInPlace(bytes, from: 0, final: final, handler: &handler)
+        } else if bytes.isEmpty {
             try scanPending(final: final, handler: &handler)
+        } else {
+            // The token held over is completed with the chunk's first bytes, copied behind it in windows that
+            // double (4 KiB first: a tag cut by the previous chunk's end); once what was held is consumed, the
+            // rest of the chunk is scanned where it is. Copying the whole chunk behind the held bytes, as once,
+            // moved two bytes per byte read. Where chunks end never changes what is read, so neither does this.
+            var appended = 0
+            var window = 1 << 12
+            while appended < bytes.count {
+                let end = min(bytes.count, appended + window)
+                pending.append(contentsOf: bytes[appended..<end])
+                try scanPending(final: final && end == bytes.count, handler: &handler)
+                if pending.count <= end {
+                    // What is still held is the chunk's own bytes: scan from them on, in place.
+                    let restart = end - pending.count
+                    pending = []
+                    try scanInPlace(bytes, from: restart, final: final, handler: &handler)
+                    return
+                }
+                appended = end
+                window *= 2
+            }
         }
+    }
+
+    /// Scans `bytes` from `start` where they are, keeping what is not consumed for the next chunk.
+    mutating func scanInPlace<Handler: XMLTokenHandler>(
+        _ bytes: [UInt8], from start: Int, final: Bool, handler: inout Handler
+    ) throws(InputError) {
+        let consumed = try bytes.withUnsafeBufferPointer { (buffer) throws(InputError) -> Int in
+            guard let base = buffer.baseAddress, start < buffer.count else { return 0 }
+            return try scan(base + start, count: buffer.count - start, final: final, handler: &handler)
+        }
+        if start + consumed < bytes.count { pending = Array(bytes[(start + consumed)...]) }
     }
 
     mutating func scanPending<Handler: XMLTokenHandler>(final: Bool, handler: inout Handler) throws(InputError) {
