@@ -18,6 +18,9 @@ public struct Region: Sendable {
     /// Under `clmonitor`, the state the condition starts by assuming (`true`: satisfied); `nil`: unknown.
     public var assumedInside: Bool?
 
+    /// Inlinable so that a decoder builds the region in place: called across modules, it was built and then
+    /// copied, its strings and device list retained and released, for every feature of a regions file.
+    @inlinable
     public init(
         id: String, geometry: RegionGeometry, notifyOnEntry: Bool = true, notifyOnExit: Bool = true,
         devices: [String]? = nil, notifyOnDwell: Bool? = nil, loiteringDelay: Double? = nil,

@@ -15,7 +15,7 @@ enum Files {
     /// costs its pages, which the system can drop, not a tree ten times its size).
     /// - Throws: exit 66 when the file cannot be read, 65 (naming the file) when it is not a valid regions file.
     static func regions(
-        _ path: String, warnings: inout [InputError], each body: (Region) -> Void
+        _ path: String, warnings: inout [InputError], each body: (consuming Region) -> Void
     ) throws(CommandError) {
         if let error = try decodeRegions(path, warnings: &warnings, each: body) {
             throw CommandError(.invalidInput, error.in(file: path).description)
@@ -36,7 +36,7 @@ enum Files {
     /// Like ``regions(_:warnings:each:)``, but returns the decoding error (with its line and column) instead of
     /// throwing it. - Throws: exit 66 when the file cannot be read.
     static func decodeRegions(
-        _ path: String, warnings: inout [InputError], each body: (Region) -> Void
+        _ path: String, warnings: inout [InputError], each body: (consuming Region) -> Void
     ) throws(CommandError) -> InputError? {
         let data: Data
         do {

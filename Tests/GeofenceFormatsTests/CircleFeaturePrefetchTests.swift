@@ -76,12 +76,13 @@ import GeofenceKit
                 let expected = CircleFeatureShortcut.read(&alone)
                 // Takes one feature: the run stops at the next one, which is refused.
                 var read: [Region] = []
-                let count = prefetch.takeRun(from: &ahead) { region, hash in
-                    #expect(hash == FeatureIdentifiers.hash(region.id))
-                    guard read.isEmpty else { return false }
-                    read.append(region)
-                    return true
-                }
+                let count = prefetch.takeRun(
+                    from: &ahead,
+                    admits: { id, hash in
+                        #expect(hash == FeatureIdentifiers.hash(id))
+                        return read.isEmpty
+                    }
+                ) { region in read.append(region) }
                 #expect(count == read.count)
                 #expect(read.isEmpty == (expected == nil), "feature \(index)")
                 guard let feature = read.first, let expected else { continue }

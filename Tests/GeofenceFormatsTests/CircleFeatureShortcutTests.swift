@@ -100,6 +100,37 @@ import GeofenceKit
         }
     }
 
+    /// Features read one after the other share the last one-device list when they name the same device, and only
+    /// then: every region still has its own devices, escaped names and longer lists included.
+    @Test func featuresNamingTheSameDeviceShareItsList() {
+        let lists = [#"["a"]"#, #"["a"]"#, #"[ "b" ]"#, #"["a","b"]"#, #"["\u0062"]"#, #"["b"]"#, #"["ab"]"#, #"["a"]"#]
+        let features = lists.enumerated().map { index, devices in
+            #"{"type":"Feature","id":"c\#(index)","properties":{"radius":5,"devices":\#(devices)},"#
+                + #""geometry":{"type":"Point","coordinates":[1,2]}}"#
+        }
+        let bytes = Array(features.joined(separator: ",").utf8)
+        let devices = bytes.withUnsafeBufferPointer { buffer in
+            var scanner = JSONScanner(buffer)
+            var deviceLists = DeviceListCache()
+            var devices: [[String]] = []
+            for _ in features {
+                devices.append(CircleFeatureShortcut.read(&scanner, deviceLists: &deviceLists)?.devices ?? [])
+                _ = scanner.consume(UInt8(ascii: ","))
+            }
+            return devices
+        }
+        #expect(devices == [["a"], ["a"], ["b"], ["a", "b"], ["b"], ["b"], ["ab"], ["a"]])
+        func sharesStorage(_ left: [String], _ right: [String]) -> Bool {
+            left.withUnsafeBufferPointer { l in right.withUnsafeBufferPointer { r in l.baseAddress == r.baseAddress } }
+        }
+        #expect(sharesStorage(devices[0], devices[1]))
+        #expect(!sharesStorage(devices[1], devices[2]))
+        // A longer list leaves the cached one as it was; an escaped name is built on its own.
+        #expect(sharesStorage(devices[2], devices[5]))
+        #expect(!sharesStorage(devices[4], devices[2]))
+        #expect(!sharesStorage(devices[0], devices[7]))
+    }
+
     /// A duplicate of an id the shortcut took is still reported by the tree path, naming the first feature.
     @Test func reportsADuplicateOfAnIdItTook() {
         let first = #"{"type":"Feature","id":"same","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[0,0]}}"#

@@ -25,11 +25,11 @@ import Synchronization
 /// While the decoder takes the features of one window (``partLength`` bytes per part), the next window is read on
 /// other threads, so memory holds two windows of features at a time. Call ``finish()`` before the bytes go away.
 struct CircleFeaturePrefetch {
-    /// A feature read ahead: its region, where it ends, and how the scanner's line position moves across it.
+    /// A feature read ahead: where it ends, and how the scanner's line position moves across it. Its region is
+    /// in the part's ``RegionSlots``, at the same index.
     struct Feature {
         var start: Int
         var end: Int
-        var region: Region
         /// ``FeatureIdentifiers/hash(_:)`` of the region's id, computed here rather than on the decoder's thread.
         var idHash: UInt64
         /// The line feeds inside the feature.
@@ -64,9 +64,14 @@ struct CircleFeaturePrefetch {
     let bytes: UnsafeBufferPointer<UInt8>
     let parts: Int
     let partLength: Int
-    /// The window's features, part by part (each part's storage is kept for the next window), and the next one
-    /// to offer.
-    private var window: [[Feature]]
+    /// The features of one part of a window and their regions (the storage is kept for the next window).
+    struct Part: Sendable {
+        var features: [Feature] = []
+        let regions = RegionSlots()
+    }
+
+    /// The window's features, part by part, and the next one to offer.
+    private var window: [Part]
     private var windowEnd = 0
     private var cursor = (part: 0, index: 0)
     /// The window after the current one, being read on other threads.
@@ -82,37 +87,34 @@ struct CircleFeaturePrefetch {
         self.bytes = bytes
         self.parts = parts
         self.partLength = partLength
-        window = Array(repeating: [], count: parts)
+        window = Self.emptyParts(parts)
     }
 
-    /// Reads the features read ahead from the scanner's position on: hands each to `accept` (its region and id
-    /// hash) and moves the scanner past it, then past the comma when the next feature was read ahead too. Stops
-    /// at a feature `accept` refuses (returning `false`), leaving the scanner before it, or where the run ends,
-    /// leaving the scanner after the last feature. Returns how many features it read; the scanner's offset never
-    /// goes back between calls.
+    /// Reads the features read ahead from the scanner's position on: asks `admits` whether to take each (given
+    /// its region's id and the id's hash), moves its region to `take` and the scanner past it, then past the comma when the
+    /// next feature was read ahead too. Stops at a feature `admits` refuses, leaving the scanner before it, or
+    /// where the run ends, leaving the scanner after the last feature. Returns how many features it read; the
+    /// scanner's offset never goes back between calls.
     ///
     /// Every ``lookahead`` features, `upcoming` is told the id hashes of the next ones read ahead (whether or not
     /// the run gets to them), so that ``FeatureIdentifiers`` can fetch their slots together.
     mutating func takeRun(
         from scanner: inout JSONScanner, upcoming: (UInt64) -> Void = { _ in },
-        _ accept: (borrowing Region, UInt64) -> Bool
+        admits: (String, UInt64) -> Bool, _ take: (consuming Region) -> Void
     ) -> Int {
         var taken = 0
         var afterLast = scanner
         while findFeature(at: scanner.offset) {
             let index = cursor.index
-            // Through a pointer, so that the feature is read in place rather than copied out of the window.
-            let accepted = window[cursor.part].withUnsafeBufferPointer { features in
-                if index % Self.lookahead == 0 {
-                    for next in features[index..<min(index + Self.lookahead, features.count)] { upcoming(next.idHash) }
-                }
-                guard let feature = features.baseAddress.map({ $0 + index }),
-                    accept(feature.pointee.region, feature.pointee.idHash)
-                else { return false }
-                feature.pointee.skip(in: &scanner)
-                return true
+            let feature = window[cursor.part].features[index]
+            if index % Self.lookahead == 0 {
+                let features = window[cursor.part].features
+                for next in features[index..<min(index + Self.lookahead, features.count)] { upcoming(next.idHash) }
             }
-            guard accepted else { break }
+            let regions = window[cursor.part].regions
+            guard admits(regions.id(index), feature.idHash) else { break }
+            take(regions.take(index))
+            feature.skip(in: &scanner)
             cursor.index += 1
             taken += 1
             afterLast = scanner
@@ -127,10 +129,11 @@ struct CircleFeaturePrefetch {
     /// Moves the cursor to the feature read ahead that starts at `offset`, if there is one.
     private mutating func findFeature(at offset: Int) -> Bool {
         if offset >= windowEnd { fill(from: offset) }
+        // Subscripted in place: a copy of the array would be retained and released for every feature.
         while cursor.part < parts {
-            let features = window[cursor.part]
-            while cursor.index < features.count, features[cursor.index].start < offset { cursor.index += 1 }
-            if cursor.index < features.count { return features[cursor.index].start == offset }
+            let count = window[cursor.part].features.count
+            while cursor.index < count, window[cursor.part].features[cursor.index].start < offset { cursor.index += 1 }
+            if cursor.index < count { return window[cursor.part].features[cursor.index].start == offset }
             cursor = (cursor.part + 1, 0)
         }
         return false
@@ -156,8 +159,7 @@ struct CircleFeaturePrefetch {
         } else {
             finish()
             let now = Window(
-                start: offset, end: min(offset + parts * partLength, bytes.count),
-                storage: Array(repeating: [], count: parts))
+                start: offset, end: min(offset + parts * partLength, bytes.count), storage: Self.emptyParts(parts))
             read(now, joining: true)
             now.done.wait()
             window = now.take()
@@ -172,6 +174,9 @@ struct CircleFeaturePrefetch {
         read(next, joining: false)
     }
 
+    /// `count` parts with storage of their own.
+    private static func emptyParts(_ count: Int) -> [Part] { (0..<count).map { _ in Part() } }
+
     /// Reads `window`'s parts on threads of their own (the first on the calling thread when `joining`), and
     /// signals its `done` when all are read. Not on the dispatch pool: it has one thread per core and the
     /// decoder's is one of them, so the parts would be read one after the other while the decoder waits.
@@ -182,13 +187,15 @@ struct CircleFeaturePrefetch {
         let read: @Sendable (Int) -> Void = { part in
             let bytes = UnsafeBufferPointer(start: UnsafePointer<UInt8>(bitPattern: address), count: count)
             let start = window.start + part * partLength
-            var features = window.features.withLock { parts in
-                defer { parts[part] = [] }
+            // Taken out of the window, so that the features array is not shared while it is filled.
+            var storage = window.parts.withLock { parts in
+                defer { parts[part].features = [] }
                 return parts[part]
             }
-            features.removeAll(keepingCapacity: true)
-            Self.read(bytes, from: start, before: min(start + partLength, window.end), into: &features)
-            window.features.withLock { [features] in $0[part] = features }
+            storage.features.removeAll(keepingCapacity: true)
+            storage.regions.removeAll()
+            Self.read(bytes, from: start, before: min(start + partLength, window.end), into: &storage)
+            window.parts.withLock { [storage] in $0[part] = storage }
             window.done.leave()
         }
         for part in 0..<parts {
@@ -203,42 +210,44 @@ struct CircleFeaturePrefetch {
     private final class Window: Sendable {
         let start: Int
         let end: Int
-        let features: Mutex<[[Feature]]>
+        let parts: Mutex<[Part]>
         let done = DispatchGroup()
 
-        init(start: Int, end: Int, storage: [[Feature]]) {
+        init(start: Int, end: Int, storage: [Part]) {
             self.start = start
             self.end = end
-            features = Mutex(storage)
+            parts = Mutex(storage)
         }
 
-        func take() -> [[Feature]] {
-            features.withLock { parts in
+        func take() -> [Part] {
+            parts.withLock { parts in
                 defer { parts = [] }
                 return parts
             }
         }
     }
 
-    /// Appends the circle features that start in `start..<end` (and may end after it) to `features`.
+    /// Appends the circle features that start in `start..<end` (and may end after it) to `part`.
     private static func read(
-        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, before end: Int, into features: inout [Feature]
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, before end: Int, into part: inout Part
     ) {
+        var deviceLists = DeviceListCache()
         var next = nextBrace(in: bytes, from: start, before: end)
         while let candidate = next {
             var scanner = JSONScanner(bytes)
             scanner.offset = candidate
             scanner.lineStart = candidate
             scanner.line = 1
-            guard let region = CircleFeatureShortcut.read(&scanner) else {
+            guard let region = CircleFeatureShortcut.read(&scanner, deviceLists: &deviceLists) else {
                 next = nextBrace(in: bytes, from: candidate + 1, before: end)
                 continue
             }
-            features.append(
+            part.features.append(
                 Feature(
-                    start: candidate, end: scanner.offset, region: region, idHash: FeatureIdentifiers.hash(region.id),
+                    start: candidate, end: scanner.offset, idHash: FeatureIdentifiers.hash(region.id),
                     lineFeeds: scanner.line - 1,
                     lineStart: scanner.lineStart, continuationBytes: scanner.continuationBytes))
+            part.regions.append(region)
             // The next feature: `,` then `{`, with whitespace around.
             scanner.skipWhitespace()
             if scanner.consume(UInt8(ascii: ",")) {

@@ -22,18 +22,36 @@ struct CircleFeatureShortcut {
     private var bufferDistance: Double?
     private var confirmationTime: Double?
 
+    private init(deviceLists: DeviceListCache) { self.deviceLists = deviceLists }
+
+    /// The last feature's device list (see ``DeviceListCache``).
+    private var deviceLists: DeviceListCache
+
     /// Reads the feature that starts at the scanner (at its `{`), or returns `nil` with the scanner anywhere.
-    static func read(_ scanner: inout JSONScanner) -> Region? {
-        var feature = CircleFeatureShortcut()
+    /// `deviceLists` carries the last device list read from one feature to the next.
+    static func read(_ scanner: inout JSONScanner, deviceLists: inout DeviceListCache) -> Region? {
+        var feature = CircleFeatureShortcut(deviceLists: DeviceListCache())
+        // Swapped in and out rather than copied, so that the cached array is not retained and released again.
+        swap(&feature.deviceLists, &deviceLists)
+        let complete: Bool
         do throws(InputError) {
-            guard try feature.readFeature(&scanner) else { return nil }
+            complete = try feature.readFeature(&scanner)
         } catch {
-            return nil
+            complete = false
         }
-        return feature.region
+        swap(&feature.deviceLists, &deviceLists)
+        guard complete else { return nil }
+        return (consume feature).region()
     }
 
-    private var region: Region? {
+    /// ``read(_:deviceLists:)`` for a lone feature.
+    static func read(_ scanner: inout JSONScanner) -> Region? {
+        var deviceLists = DeviceListCache()
+        return read(&scanner, deviceLists: &deviceLists)
+    }
+
+    /// The region read, its strings and device list moved into it rather than copied.
+    private consuming func region() -> Region? {
         guard sawType, let center, let radius, let id = id ?? propertyID else { return nil }
         guard radius > 0, radius <= GeoJSONRegionDecoder.maximumRadius else { return nil }
         return Region(
@@ -97,7 +115,9 @@ struct CircleFeatureShortcut {
                 guard radius == nil, let value = try Self.readFiniteNumber(&scanner) else { return false }
                 radius = value
             case .devices:
-                guard devices == nil, let value = try Self.readDevices(&scanner) else { return false }
+                guard devices == nil, let value = try Self.readDevices(&scanner, reusing: &deviceLists) else {
+                    return false
+                }
                 devices = value
             case .id:
                 guard propertyID == nil, let value = try Self.readIdentifier(&scanner) else { return false }
@@ -147,8 +167,11 @@ struct CircleFeatureShortcut {
         return try? Coordinate(latitude: numbers.latitude, longitude: numbers.longitude)
     }
 
-    /// A non-empty list of non-empty device names.
-    private static func readDevices(_ scanner: inout JSONScanner) throws(InputError) -> [String]? {
+    /// A non-empty list of non-empty device names. A list of one name is `cache`'s array when the last list read
+    /// was the same one name.
+    private static func readDevices(_ scanner: inout JSONScanner, reusing cache: inout DeviceListCache)
+        throws(InputError) -> [String]?
+    {
         guard scanner.consume(UInt8(ascii: "[")) else { return nil }
         var devices: [String] = []
         repeat {
@@ -156,8 +179,11 @@ struct CircleFeatureShortcut {
             guard scanner.peek() == UInt8(ascii: "\"") else { return nil }
             let token = try scanner.readStringToken()
             guard !token.span.isEmpty else { return nil }
-            devices.append(scanner.string(of: token))
             scanner.skipWhitespace()
+            if devices.isEmpty, !token.hasEscapes, scanner.consume(UInt8(ascii: "]")) {
+                return cache.list(naming: token.span, in: scanner)
+            }
+            devices.append(scanner.string(of: token))
         } while scanner.consume(UInt8(ascii: ","))
         return scanner.consume(UInt8(ascii: "]")) ? devices : nil
     }

@@ -54,7 +54,7 @@ public enum GeoJSONRegionDecoder {
     /// Decodes the regions of a GeoJSON file one feature at a time, handing each to `body` in file order: memory
     /// holds the file's bytes and one feature's tree, never the tree of the whole file (about ten times its size).
     public static func forEachRegion(
-        in buffer: UnsafeBufferPointer<UInt8>, warnings: inout [InputError], _ body: (Region) -> Void
+        in buffer: UnsafeBufferPointer<UInt8>, warnings: inout [InputError], _ body: (consuming Region) -> Void
     ) throws(InputError) {
         try forEachRegion(in: buffer, prefetch: CircleFeaturePrefetch(buffer), warnings: &warnings, body)
     }
@@ -62,13 +62,14 @@ public enum GeoJSONRegionDecoder {
     /// ``forEachRegion(in:warnings:_:)`` with the circle features read ahead by `prefetch` (none when `nil`).
     static func forEachRegion(
         in buffer: UnsafeBufferPointer<UInt8>, prefetch: CircleFeaturePrefetch?, warnings: inout [InputError],
-        _ body: (Region) -> Void
+        _ body: (consuming Region) -> Void
     ) throws(InputError) {
         var prefetch = prefetch
         defer { prefetch?.finish() }
         // Sized for a file of circles (each feature at least ~128 bytes), so that the table is not rebuilt over
         // and over as it grows; capped, since a file of large polygons has far fewer features.
         var identifiers = FeatureIdentifiers(expected: min(buffer.count / 128, 1 << 20))
+        var deviceLists = DeviceListCache()
         // Circle features are read straight from the bytes (read ahead on every core in a large file, and handed
         // over a run at a time); the rest (and any that warns or fails) as trees. A duplicate id is left to the
         // tree path, which reports it naming the first feature.
@@ -76,14 +77,15 @@ public enum GeoJSONRegionDecoder {
             buffer, streaming: "features",
             shortcut: { scanner, index in
                 var next = index
-                let taken = prefetch?.takeRun(from: &scanner, upcoming: { identifiers.prefetch($0) }) { region, hash in
-                    guard identifiers.insert(region.id, hash: hash, feature: next) == nil else { return false }
+                let taken = prefetch?.takeRun(
+                    from: &scanner, upcoming: { identifiers.prefetch($0) },
+                    admits: { id, hash in identifiers.insert(id, hash: hash, feature: next) == nil }
+                ) { region in
                     body(region)
                     next += 1
-                    return true
                 }
                 if let taken, taken > 0 { return taken }
-                guard let region = CircleFeatureShortcut.read(&scanner),
+                guard let region = CircleFeatureShortcut.read(&scanner, deviceLists: &deviceLists),
                     identifiers.insert(region.id, hash: FeatureIdentifiers.hash(region.id), feature: index) == nil
                 else { return 0 }
                 body(region)
