@@ -199,9 +199,9 @@ public enum ShortestDouble {
         }
         let h = q + floorLog2Pow10(-k) + 2
         let (g1, g0) = scaledPowerOfTen(k)
-        let vb = roundToOdd(g1, g0, cb << UInt64(h))
-        let vbl = roundToOdd(g1, g0, cbl << UInt64(h))
-        let vbr = roundToOdd(g1, g0, cbr << UInt64(h))
+        let vb = roundToOdd(g1, g0, cb &<< UInt64(h))
+        let vbl = roundToOdd(g1, g0, cbl &<< UInt64(h))
+        let vbr = roundToOdd(g1, g0, cbr &<< UInt64(h))
         let s = vb >> 2
         if lowPrecision {
             return shortestOfWideInterval(vb: vb, vbl: vbl, vbr: vbr, out: out, exponent: k + dk)

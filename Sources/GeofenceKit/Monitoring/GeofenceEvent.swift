@@ -68,36 +68,41 @@ public struct GeofenceEvent: Sendable, Equatable {
     /// For `failed` events: the reason.
     public var failure: FailureReason?
     /// ``condition`` or ``visit`` in one byte (an event never has both): 0 none, 1 + a condition, 4 + a phase.
-    private var detail: UInt8 = 0
+    /// Internal to the accessors below, which are inlinable: the event encoder reads them at every event.
+    @usableFromInline var detail: UInt8 = 0
     /// The time of the sample that caused the event — with a delivery delay, the time the app receives it.
     public var time: Timestamp
     public var latitude: Double
     public var longitude: Double
     /// ``detectedAt``, or for a visit (never delayed) its ``arrival``, in microseconds; `.min` for none. With the
     /// one-byte fields in the padding, an event takes 48 bytes (40 without the fields of issue 14).
-    private var extraMicroseconds: Int64 = .min
+    @usableFromInline var extraMicroseconds: Int64 = .min
 
     /// Under the `clmonitor` profile: the condition's state the event reports.
     public var condition: ConditionState? {
-        get { (1...3).contains(detail) ? ConditionState(rawValue: detail - 1) : nil }
+        @inlinable @inline(__always) get { (1...3).contains(detail) ? ConditionState(rawValue: detail - 1) : nil }
         set { detail = newValue.map { $0.rawValue + 1 } ?? 0 }
     }
 
     /// For `visit` events: arrival or departure.
     public var visit: VisitPhase? {
-        get { detail >= 4 ? VisitPhase(rawValue: detail - 4) : nil }
+        @inlinable @inline(__always) get { detail >= 4 ? VisitPhase(rawValue: detail - 4) : nil }
         set { detail = newValue.map { $0.rawValue + 4 } ?? 0 }
     }
 
     /// When the platform decided the event, if its delivery was delayed (``DeliveryDelay``); `time` is then later.
     public var detectedAt: Timestamp? {
-        get { kind == .visit || extraMicroseconds == .min ? nil : Timestamp(microseconds: extraMicroseconds) }
+        @inlinable @inline(__always) get {
+            kind == .visit || extraMicroseconds == .min ? nil : Timestamp(microseconds: extraMicroseconds)
+        }
         set { extraMicroseconds = newValue?.microseconds ?? .min }
     }
 
     /// For `visit` events: when the stay began.
     public var arrival: Timestamp? {
-        get { kind != .visit || extraMicroseconds == .min ? nil : Timestamp(microseconds: extraMicroseconds) }
+        @inlinable @inline(__always) get {
+            kind != .visit || extraMicroseconds == .min ? nil : Timestamp(microseconds: extraMicroseconds)
+        }
         set { extraMicroseconds = newValue?.microseconds ?? .min }
     }
 

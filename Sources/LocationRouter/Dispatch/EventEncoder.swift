@@ -38,18 +38,23 @@ public struct EventEncoder: Sendable {
         sequence.indices.compactMap { sequence[$0] == 0 ? nil : (Int32($0), sequence[$0]) }
     }
 
-    /// The next `seq` of `device`.
+    /// The next `seq` of `device`. Inlined, every event takes it; the table grows apart.
+    @inline(__always)
     private mutating func nextSequence(of device: Int32) -> UInt64 {
         let i = Int(device)
-        if i >= sequence.count {
-            let start = sequence.count
-            sequence.append(contentsOf: repeatElement(0, count: i + 1 - start))
-            if let restoredSequence {
-                for d in start...i { sequence[d] = restoredSequence(Int32(d)) ?? 0 }
-            }
-        }
-        sequence[i] += 1
+        if i >= sequence.count { growSequences(toInclude: i) }
+        sequence[i] &+= 1
         return sequence[i]
+    }
+
+    /// Makes room for the `seq` of devices up to `device`, from the run continued where there is one.
+    @inline(never)
+    private mutating func growSequences(toInclude device: Int) {
+        let start = sequence.count
+        sequence.append(contentsOf: repeatElement(0, count: device + 1 - start))
+        if let restoredSequence {
+            for d in start...device { sequence[d] = restoredSequence(Int32(d)) ?? 0 }
+        }
     }
 
     /// Appends one event as a line (with its newline) to `output`.
@@ -103,7 +108,7 @@ public struct EventEncoder: Sendable {
             line.write(decimal: Int(event.region))
             line.write(byte: UInt8(ascii: "\""))
         }
-        line.write(Self.eventField(of: event.kind))
+        Self.writeEventField(of: event.kind, into: &line)
         switch event.kind {
         case .failed:
             line.write(#","code":"#)
@@ -151,7 +156,22 @@ public struct EventEncoder: Sendable {
         return (Int(region) / perDevice, Int(region) % perDevice)
     }
 
+    /// Writes ``eventField(of:)`` with one literal per kind, each copied with its length known: through the one
+    /// `StaticString` of any kind, the copy was a `memcpy` call per event.
+    @inline(__always)
+    static func writeEventField(of kind: EventKind, into line: inout LineWriter) {
+        switch kind {
+        case .enter: line.write(eventField(of: .enter))
+        case .exit: line.write(eventField(of: .exit))
+        case .dwell: line.write(eventField(of: .dwell))
+        case .state: line.write(eventField(of: .state))
+        case .failed: line.write(eventField(of: .failed))
+        case .visit: line.write(eventField(of: .visit))
+        }
+    }
+
     /// The `event` field of a kind, its name being its `description` (the tests compare the two): one literal.
+    @inline(__always)
     static func eventField(of kind: EventKind) -> StaticString {
         switch kind {
         case .enter: #","event":"enter""#
