@@ -57,9 +57,7 @@ extension RunCommand {
             }
         case .gpx(let paths):
             try Self.checkMemory(devices: scenario.partition.deviceCount(of: scenario.playback.devices), regions: monitored)
-            var traces: [Trace] = []
-            for path in paths { traces.append(try GPXFiles.trace(path: path, console: console)) }
-            source = .playback(traces, scenario.playback)
+            source = .playback(try GPXFiles.traces(paths: paths, console: console), scenario.playback)
         case .stdin:
             let console = console
             let reported = RejectionPrinter(console: console)

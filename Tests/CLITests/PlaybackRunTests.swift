@@ -27,6 +27,31 @@ import Testing
         #expect(run.err.contains("no playable point"))
     }
 
+    @Test func gpxFilesReadTogetherReportInTheOrderGiven() async throws {
+        // Files are read at once on every core, and reported one after the other: each file's warnings in turn, up to
+        // the first file that fails, whose error ends the run; nothing of the files after it.
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func write(_ name: String, _ points: String) throws -> String {
+            let path = directory + "/" + name
+            try "<gpx version=\"1.1\"><trk><trkseg>\n\(points)\n</trkseg></trk></gpx>\n"
+                .write(toFile: path, atomically: false, encoding: .utf8)
+            return path
+        }
+        let good = #"<trkpt lat="1" lon="2"><time>2024-05-01T10:00:00Z</time></trkpt>"#
+        let first = try write("first.gpx", good + "\n" + #"<trkpt lat="91" lon="2"/>"#)
+        let second = try write("second.gpx", #"<trkpt lat="1" lon="200"/>"# + "\n" + good)
+        let broken = try write("broken.gpx", "<trkpt lat=\"1\" lon=\"2\">")
+        let after = try write("after.gpx", #"<trkpt lat="-91" lon="2"/>"# + "\n" + good)
+        let run = await runCommand(["--source", "gpx:\(first),\(second),\(broken),\(after)", "--devices", "4", "--no-events"])
+        #expect(run.status == .invalidInput)
+        let lines = run.err.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(run.err)")
+        #expect(lines.first?.hasPrefix("warning: \(first):3:") == true && lines.first?.contains("trkpt.lat") == true)
+        #expect(lines.dropFirst().first?.hasPrefix("warning: \(second):2:") == true)
+        #expect(lines.last?.contains(broken) == true && !run.err.contains(after))
+    }
+
     @Test func aMissingGPXFileExits66() async {
         #expect(await runCommand(["--source", "gpx:/nonexistent/track.gpx"]).status == .inputMissing)
     }

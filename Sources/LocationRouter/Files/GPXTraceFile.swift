@@ -13,10 +13,15 @@ public enum GPXTraceFile {
         let chunks = try ChunkedFileReader(path: path, chunkSize: chunkSize)
         var reader = GPXReader()
         var builder = GPXTraceBuilder()
+        // One buffer for every chunk's events (a chunk holds thousands of points), as `check` reads them.
+        var events: [GPXEvent] = []
         while let chunk = try chunks.next() {
-            do { builder.consume(try reader.feed(chunk)) } catch { throw error.in(file: path) }
+            do { try reader.feed(chunk, into: &events) } catch { throw error.in(file: path) }
+            builder.consume(events)
+            events.removeAll(keepingCapacity: true)
         }
-        do { builder.consume(try reader.finish()) } catch { throw error.in(file: path) }
+        do { try reader.finish(into: &events) } catch { throw error.in(file: path) }
+        builder.consume(events)
         warnings += builder.warnings.map { $0.in(file: path) }
         let trace = builder.trace(name: path)
         guard trace.pointCount > 0 else {
