@@ -102,7 +102,10 @@ public struct Simulation: Sendable {
                 // Generated devices are known in advance: allocate each table once, at its final size.
                 let first = partition.firstDevice(ofShard: shard, shards: shardCount)
                 let own = devices > first ? (devices - first + deviceStride - 1) / deviceStride : 0
-                state.reserveCapacity(devices: own, regions: own * min(wiring.perDevice, configuration.settings.slotLimit))
+                // Under `nearest` a device's block also holds its catalog regions (vacant slots included).
+                let chosen = configuration.selection.strategy == .nearest ? wiring.catalog?.index.count ?? 0 : 0
+                state.reserveCapacity(
+                    devices: own, regions: own * min(wiring.perDevice + chosen, configuration.settings.slotLimit))
             }
             if let catalog = wiring.catalog, configuration.selection.strategy == .nearest {
                 state.selectRegions(from: catalog, settings: configuration.selection)

@@ -85,7 +85,9 @@ extension CatalogIndex {
     /// Whether the entry is no larger than `maximumRadius`.
     func fits(_ record: Record, at position: Int, _ maximumRadius: Double?) -> Bool {
         guard let maximumRadius else { return true }
-        if record.radius > 0 { return centres[position].radius <= maximumRadius }
+        // The record's radius is the circle's rounded up: within the maximum, the circle is too (and its exact
+        // radius, in another array, need not be read).
+        if record.radius > 0 { return Double(record.radius) <= maximumRadius || centres[position].radius <= maximumRadius }
         return (polygons[Int32(position)]?.halfExtent ?? 0) <= maximumRadius
     }
 }
