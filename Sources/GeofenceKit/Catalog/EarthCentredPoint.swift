@@ -18,15 +18,15 @@ public struct EarthCentredPoint: Sendable, Equatable {
         self.z = z
     }
 
-    /// The point of the ellipsoid's surface at a latitude and longitude in degrees.
+    /// The point of the ellipsoid's surface at a latitude and longitude in degrees (each angle's sine and cosine
+    /// in one call: building the index of a million regions computes a million of these).
     public init(latitude: Double, longitude: Double) {
-        let phi = latitude * Geodesic.radiansPerDegree
-        let lambda = longitude * Geodesic.radiansPerDegree
-        let sinPhi = sin(phi), cosPhi = cos(phi)
+        let (sinPhi, cosPhi) = SineAndCosine.of(latitude * Geodesic.radiansPerDegree)
+        let (sinLambda, cosLambda) = SineAndCosine.of(longitude * Geodesic.radiansPerDegree)
         let e2 = Geodesic.eccentricitySquared
         let n = Geodesic.semiMajorAxis / (1 - e2 * sinPhi * sinPhi).squareRoot()
-        x = n * cosPhi * cos(lambda)
-        y = n * cosPhi * sin(lambda)
+        x = n * cosPhi * cosLambda
+        y = n * cosPhi * sinLambda
         z = n * (1 - e2) * sinPhi
     }
 

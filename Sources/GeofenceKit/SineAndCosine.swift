@@ -4,14 +4,15 @@ import Foundation
 /// bit for bit, for about two thirds of their instructions (the argument is reduced once).
 ///
 /// Generated regions and walk starts take the sine and cosine of a random bearing — 20 pairs per device, a
-/// quarter of registering a million devices — and must stay bit for bit what `sin` and `cos` make for the same
-/// seed. glibc's `sincos` is exactly its `sin` and `cos` (the same kernels after the same reduction: no
-/// difference over 250 million random bearings of [0, 2π)), but Swift's `Glibc` module leaves it out (a GNU
-/// extension), so it is declared here by its symbol; its C signature takes a `Double` and two pointers, which the
-/// Swift calling convention passes in the same registers. Elsewhere the two functions are called apart.
-enum SineAndCosine {
+/// quarter of registering a million devices — and a catalog's Earth-centred points and generated circles take
+/// several pairs each; all must stay bit for bit what `sin` and `cos` make. glibc's `sincos` is exactly its `sin`
+/// and `cos` (the same kernels after the same reduction: no difference over 250 million random bearings of
+/// [0, 2π)), but Swift's `Glibc` module leaves it out (a GNU extension), so it is declared here by its symbol; its
+/// C signature takes a `Double` and two pointers, which the Swift calling convention passes in the same registers.
+/// Elsewhere the two functions are called apart.
+package enum SineAndCosine {
     @inline(__always)
-    static func of(_ angle: Double) -> (sin: Double, cos: Double) {
+    package static func of(_ angle: Double) -> (sin: Double, cos: Double) {
         #if os(Linux)
             var sine = 0.0
             var cosine = 0.0
