@@ -23,11 +23,20 @@ let package = Package(
             dependencies: ["LocationRouter", "GeofenceFormats", "GeofenceKit"],
             path: "Benchmarks/LocationRouterBenchmarks"
         ),
-        .testTarget(name: "GeofenceKitTests", dependencies: ["GeofenceKit", "GeofenceFormats"], resources: [.copy("Fixtures")]),
+        // What every test target shares: long synchronous work run off the cooperative pool, temporary folders.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
-            name: "GeofenceFormatsTests", dependencies: ["GeofenceFormats", "GeofenceKit"]),
-        .testTarget(name: "LocationRouterTests", dependencies: ["LocationRouter", "GeofenceFormats", "GeofenceKit"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "CLITests", dependencies: ["location-router", "LocationRouter", "GeofenceFormats", "GeofenceKit"], resources: [.copy("Fixtures")]),
+            name: "GeofenceKitTests", dependencies: ["GeofenceKit", "GeofenceFormats", "TestSupport"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "GeofenceFormatsTests", dependencies: ["GeofenceFormats", "GeofenceKit", "TestSupport"]),
+        .testTarget(
+            name: "LocationRouterTests", dependencies: ["LocationRouter", "GeofenceFormats", "GeofenceKit", "TestSupport"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["location-router", "LocationRouter", "GeofenceFormats", "GeofenceKit", "TestSupport"],
+            resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Bounded memory for a GPX file of more than 200 MB, measured in a process that does nothing else: the built

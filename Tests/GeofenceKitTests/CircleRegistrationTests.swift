@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import GeofenceKit
@@ -34,13 +35,17 @@ import Testing
     }
 
     @Test(arguments: MonitoringProfile.allCases, [25.03, -60.0, 78.0])
-    func circlesRegisterAsTheSameRegionsDo(profile: MonitoringProfile, latitude: Double) {
+    func circlesRegisterAsTheSameRegionsDo(profile: MonitoringProfile, latitude: Double) async throws {
         var settings = profile.settings
         // Every profile with dwell by default too, so that registration starts dwell timers.
         for dwell in [false, true] {
             settings.dwellByDefault = dwell
-            let fast = Self.events(settings: settings, fastPath: true, latitude: latitude)
-            let general = Self.events(settings: settings, fastPath: false, latitude: latitude)
+            let (fast, general) = try await inBackground { [settings] in
+                (
+                    Self.events(settings: settings, fastPath: true, latitude: latitude),
+                    Self.events(settings: settings, fastPath: false, latitude: latitude)
+                )
+            }
             #expect(fast.count > 30)
             #expect(fast == general, "\(profile), dwell \(dwell)")
         }
@@ -51,12 +56,16 @@ import Testing
     /// way, `failed` ones included. The walk's first radius (20 km) is refused under a 10 km limit, and its radii
     /// that a `Float` does not hold make the block keep exact radii from the first device on.
     @Test(arguments: [(20, nil), (15, nil), (20, 10_000.0), (30, 30_000.0)] as [(Int, Double?)])
-    func circlesRegisterAtOnceOrOneByOneAsTheSameRegionsDo(slotLimit: Int, maximumRadius: Double?) {
+    func circlesRegisterAtOnceOrOneByOneAsTheSameRegionsDo(slotLimit: Int, maximumRadius: Double?) async throws {
         var settings = MonitoringProfile.exact.settings
         settings.slotLimit = slotLimit
         settings.maximumRadius = maximumRadius
-        let fast = Self.events(settings: settings, fastPath: true, latitude: 25.03)
-        let general = Self.events(settings: settings, fastPath: false, latitude: 25.03)
+        let (fast, general) = try await inBackground { [settings] in
+            (
+                Self.events(settings: settings, fastPath: true, latitude: 25.03),
+                Self.events(settings: settings, fastPath: false, latitude: 25.03)
+            )
+        }
         let refusals = fast.filter { $0.kind == .failed }.count
         #expect(refusals == (slotLimit < 20 ? 30 * (20 - slotLimit) : maximumRadius == 10_000 ? 30 : 0))
         #expect(fast.count > 30 + refusals)

@@ -3,7 +3,7 @@ import Foundation
 /// Runs `body` on a thread of its own at the lowest scheduling priority and returns what it returns: long
 /// synchronous work (a minute of parsing in a debug build) kept off the few threads that the suites running in
 /// parallel share, and behind them for the cores, so that their timed waits are not spent behind it.
-func inBackground<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+public func inBackground<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
     try await withCheckedThrowingContinuation { continuation in
         Thread {
             #if os(Linux)
