@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 @testable import location_router
 
@@ -33,13 +34,6 @@ func fixture(_ name: String) -> String {
 /// The project's root folder (for the shipped config.json).
 let projectRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().path
-
-/// A fresh temporary folder.
-func temporaryDirectory() throws -> String {
-    let path = NSTemporaryDirectory() + "location-router-cli-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-}
 
 /// The built `location-router` executable, beside the test bundle.
 func executablePath() throws -> String {

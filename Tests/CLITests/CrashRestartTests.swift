@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `kill -9` at a random moment, then a restart with the same `--events` and `--state`: the events file then

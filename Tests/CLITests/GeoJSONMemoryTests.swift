@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A regions file is decoded feature by feature: checking one costs about its own size in (file-backed) memory,

@@ -1,5 +1,6 @@
 import Foundation
 import GeofenceKit
+import TestSupport
 import Testing
 
 @testable import location_router

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Identifiers are exact Unicode scalar sequences: ids that differ only in normalisation are different.

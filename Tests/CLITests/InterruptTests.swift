@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Ctrl-C as a user presses it: the built executable, interrupted in the middle of a long run.

@@ -1,5 +1,6 @@
 import Foundation
 import LocationRouter
+import TestSupport
 import Testing
 @testable import location_router
 

@@ -1,6 +1,7 @@
 import Foundation
 import GeofenceKit
 import LocationRouter
+import TestSupport
 import Testing
 @testable import location_router
 import GeofenceFormats

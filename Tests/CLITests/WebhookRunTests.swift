@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The built executable against misbehaving webhook receivers: the run must end normally, with its report,

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 @testable import LocationRouter
 
@@ -72,7 +73,9 @@ import Testing
 
     @Test func aWebhookSinkWhoseRunIsCancelledDeadLettersEverythingAtClose() async throws {
         let server = try WebhookTestServer()
-        let deadLetter = WebhookSinkTests.temporaryPath()
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let deadLetter = folder + "/dead-letter.ndjson"
         defer { server.stop() }
         let sink = WebhookSink(configuration: try WebhookSinkTests.configuration(server, deadLetter: deadLetter))
         await withTaskGroup(of: Void.self) { group in

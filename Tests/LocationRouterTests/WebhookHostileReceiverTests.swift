@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import LocationRouter
 
@@ -58,11 +59,10 @@ import Testing
         let answer = kind.answer
         // Recorded as status 0: the server does not count these requests as delivered, and neither may the sink.
         let server = try WebhookTestServer { _, _ in WebhookTestServer.Response(status: 0, answer: answer) }
-        let deadLetter = WebhookSinkTests.temporaryPath()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(atPath: deadLetter)
-        }
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let deadLetter = folder + "/dead-letter.ndjson"
+        defer { server.stop() }
         let lines = WebhookSinkTests.events(120, tag: "hostile")
         let sink = try await Self.run(lines, against: server, deadLetter: deadLetter)
 
@@ -74,7 +74,9 @@ import Testing
         let server = try WebhookTestServer { index, _ in
             index < 2 ? WebhookTestServer.Response(status: 0, answer: .raw(Array("HTTP/1.1 200 OK\r\n".utf8))) : .ok
         }
-        let deadLetter = WebhookSinkTests.temporaryPath()
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let deadLetter = folder + "/dead-letter.ndjson"
         defer { server.stop() }
         let lines = WebhookSinkTests.events(120, tag: "recover")
         let sink = try await Self.run(lines, against: server, deadLetter: deadLetter)
@@ -90,11 +92,10 @@ import Testing
         let server = try WebhookTestServer { _, _ in
             WebhookTestServer.Response(status: 0, answer: .trickle(head: Array("HTTP/1.1 ".utf8), count: 300, interval: 0.1))
         }
-        let deadLetter = WebhookSinkTests.temporaryPath()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(atPath: deadLetter)
-        }
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let deadLetter = folder + "/dead-letter.ndjson"
+        defer { server.stop() }
         let lines = WebhookSinkTests.events(120, tag: "trickle-head")
         let sink = try await Self.run(lines, against: server, deadLetter: deadLetter)
 
@@ -107,7 +108,9 @@ import Testing
         let server = try WebhookTestServer { _, _ in
             WebhookTestServer.Response(status: 200, answer: .trickle(head: WebhookTestServer.Answer.head("Content-Length: 300\r\n"), count: 300, interval: 0.1))
         }
-        let deadLetter = WebhookSinkTests.temporaryPath()
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let deadLetter = folder + "/dead-letter.ndjson"
         defer { server.stop() }
         let lines = WebhookSinkTests.events(120, tag: "trickle-body")
         let sink = try await Self.run(lines, against: server, deadLetter: deadLetter)
@@ -122,7 +125,9 @@ import Testing
         let server = try WebhookTestServer { _, _ in
             WebhookTestServer.Response(status: 200, answer: .trickle(head: WebhookTestServer.Answer.head("Content-Length: 600\r\n"), count: 600, interval: 0.1))
         }
-        let deadLetter = WebhookSinkTests.temporaryPath()
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let deadLetter = folder + "/dead-letter.ndjson"
         defer { server.stop() }
         let sink = WebhookSink(configuration: try WebhookSinkTests.configuration(server, deadLetter: deadLetter) {
             $0.timeout = 120
@@ -143,7 +148,9 @@ import Testing
 
     @Test func anEndlessBodyIsReadOnlyUpToTheCap() async throws {
         let server = try WebhookTestServer { _, _ in WebhookTestServer.Response(status: 200, answer: .endless(head: WebhookTestServer.Answer.head())) }
-        let deadLetter = WebhookSinkTests.temporaryPath()
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let deadLetter = folder + "/dead-letter.ndjson"
         defer { server.stop() }
         let lines = WebhookSinkTests.events(120, tag: "endless")
         let sink = try await Self.run(lines, against: server, deadLetter: deadLetter)

@@ -1,13 +1,16 @@
 import Foundation
 import GeofenceKit
 import Synchronization
+import TestSupport
 import Testing
 @testable import LocationRouter
 
 extension WebhookSinkTests {
     @Test func refusedConnectionsAreRetriedUntilTheServerListens() async throws {
         let server = try WebhookTestServer(listenAfter: nil)
-        let deadLetter = Self.temporaryPath()
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let deadLetter = folder + "/dead-letter.ndjson"
         defer { server.stop() }
         let clock = ManualClock()
         let sink = WebhookSink(
@@ -31,11 +34,10 @@ extension WebhookSinkTests {
 
     @Test func refusedConnectionsAreDeadLetteredWhenAttemptsRunOut() async throws {
         let server = try WebhookTestServer(listenAfter: nil)
-        let deadLetter = Self.temporaryPath()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(atPath: deadLetter)
-        }
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let deadLetter = folder + "/dead-letter.ndjson"
+        defer { server.stop() }
         let clock = ManualClock()
         let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) { $0.maxAttempts = 3 }, clock: clock)
         let lines = Self.events(120)
@@ -50,11 +52,10 @@ extension WebhookSinkTests {
 
     @Test func aClientErrorIsDeadLetteredWithoutRetry() async throws {
         let server = try WebhookTestServer { _, _ in WebhookTestServer.Response(status: 400) }
-        let deadLetter = Self.temporaryPath()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(atPath: deadLetter)
-        }
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let deadLetter = folder + "/dead-letter.ndjson"
+        defer { server.stop() }
         let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter))
         let lines = Self.events(130)
         try await Self.deliver(lines, to: sink)
@@ -70,11 +71,10 @@ extension WebhookSinkTests {
         let server = try WebhookTestServer { _, request in
             request.path == "/events" ? WebhookTestServer.Response(status: 307, headers: [("Location", "/elsewhere")]) : .ok
         }
-        let deadLetter = Self.temporaryPath()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(atPath: deadLetter)
-        }
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let deadLetter = folder + "/dead-letter.ndjson"
+        defer { server.stop() }
         let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter))
         let lines = Self.events(10)
         try await Self.deliver(lines, to: sink)
@@ -86,11 +86,10 @@ extension WebhookSinkTests {
 
     @Test func closeDeadLettersWhatTheGracePeriodCannotDeliver() async throws {
         let server = try WebhookTestServer { _, _ in WebhookTestServer.Response(status: 200, delay: 300) }
-        let deadLetter = Self.temporaryPath()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(atPath: deadLetter)
-        }
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let deadLetter = folder + "/dead-letter.ndjson"
+        defer { server.stop() }
         // The requests outlast the grace period by far and never time out within it: only the grace period ends them.
         let clock = ManualClock()
         let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) {
@@ -120,11 +119,10 @@ extension WebhookSinkTests {
     @Test func aTimeoutIsRetried() async throws {
         // A 400 would be dead-lettered at once; only a timeout makes the sink try again.
         let server = try WebhookTestServer { _, _ in WebhookTestServer.Response(status: 400, delay: 1) }
-        let deadLetter = Self.temporaryPath()
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(atPath: deadLetter)
-        }
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let deadLetter = folder + "/dead-letter.ndjson"
+        defer { server.stop() }
         let clock = ManualClock()
         let sink = WebhookSink(
             configuration: try Self.configuration(server, deadLetter: deadLetter) {

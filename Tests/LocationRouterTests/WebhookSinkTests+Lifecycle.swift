@@ -1,6 +1,7 @@
 import Foundation
 import GeofenceKit
 import Synchronization
+import TestSupport
 import Testing
 @testable import LocationRouter
 
@@ -13,7 +14,9 @@ extension WebhookSinkTests {
             if index == 0 { _ = firstAnswer.wait(timeout: .now() + 120) }
             return .ok
         }
-        let deadLetter = Self.temporaryPath()
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let deadLetter = folder + "/dead-letter.ndjson"
         defer { server.stop() }
         // A timeout far past the held answer, so that holding it is never a timeout and a retry.
         let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) {
@@ -45,7 +48,9 @@ extension WebhookSinkTests {
 
     @Test func aPartialBatchIsSentAfterTheLingerTime() async throws {
         let server = try WebhookTestServer()
-        let deadLetter = Self.temporaryPath()
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let deadLetter = folder + "/dead-letter.ndjson"
         defer { server.stop() }
         let clock = ManualClock()
         let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) { $0.linger = 0.05 }, clock: clock)
@@ -91,7 +96,9 @@ extension WebhookSinkTests {
 
     @Test func aWholeRunDeliversEveryEmittedEvent() async throws {
         let server = try WebhookTestServer()
-        let deadLetter = Self.temporaryPath()
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let deadLetter = folder + "/dead-letter.ndjson"
         defer { server.stop() }
         let sink = WebhookSink(
             configuration: try Self.configuration(server, deadLetter: deadLetter) {

@@ -1,6 +1,7 @@
 import Foundation
 import GeofenceKit
 import Synchronization
+import TestSupport
 import Testing
 @testable import LocationRouter
 
@@ -12,10 +13,6 @@ import Testing
         (0..<count).map { i in
             #"{"device":"dev-\#(tag)-\#(i)","region":"r\#(i % 7)","event":"enter","time":"2026-11-21T08:00:\#(i % 60)Z","lat":25.0478,"lon":121.517}"#
         }
-    }
-
-    static func temporaryPath() -> String {
-        NSTemporaryDirectory() + "webhook-dead-letter-\(UUID().uuidString).ndjson"
     }
 
     /// Test-sized settings: small batches, millisecond backoffs. The linger is long (minutes: a busy suite can
@@ -93,8 +90,9 @@ import Testing
 
     @Test func anAcceptingServerGetsEveryEventOnceAsJSONArrays() async throws {
         let server = try WebhookTestServer()
-        let deadLetter = Self.temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: deadLetter) }
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let deadLetter = folder + "/dead-letter.ndjson"
         defer { server.stop() }
         // A long linger and timeout: on a machine busy with other tests, neither may split a batch or retry one.
         let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) {
@@ -127,8 +125,9 @@ import Testing
 
     @Test func serverErrorsAreRetriedUntilTheServerRecovers() async throws {
         let server = try WebhookTestServer { index, _ in index < 4 ? WebhookTestServer.Response(status: 500) : .ok }
-        let deadLetter = Self.temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: deadLetter) }
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let deadLetter = folder + "/dead-letter.ndjson"
         defer { server.stop() }
         let configuration = try Self.configuration(server, deadLetter: deadLetter) { $0.concurrency = 1 }
         let clock = ManualClock()
@@ -157,8 +156,9 @@ import Testing
         let server = try WebhookTestServer { index, _ in
             index == 0 ? WebhookTestServer.Response(status: 429, headers: [("Retry-After", "1")]) : .ok
         }
-        let deadLetter = Self.temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: deadLetter) }
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let deadLetter = folder + "/dead-letter.ndjson"
         defer { server.stop() }
         let clock = ManualClock()
         let sink = WebhookSink(
@@ -186,8 +186,9 @@ import Testing
         let server = try WebhookTestServer { index, _ in
             index < 2 ? WebhookTestServer.Response(status: index == 0 ? 503 : 429, headers: [("Retry-After", "0")]) : .ok
         }
-        let deadLetter = Self.temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: deadLetter) }
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let deadLetter = folder + "/dead-letter.ndjson"
         defer { server.stop() }
         let clock = ManualClock()
         let sink = WebhookSink(
@@ -216,8 +217,9 @@ import Testing
             while index < 2 && arrivals.load(ordering: .relaxed) < 2 && clock.seconds < 30 { usleep(1_000) }
             return WebhookTestServer.Response(status: 200, delay: 0.2)
         }
-        let deadLetter = Self.temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: deadLetter) }
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let deadLetter = folder + "/dead-letter.ndjson"
         defer { server.stop() }
         // A timeout far past the barrier's wait, so that waiting there is never a timeout and a retry.
         let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) {
