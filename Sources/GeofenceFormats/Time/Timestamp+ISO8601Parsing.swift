@@ -28,7 +28,20 @@ extension Timestamp {
     }
 
     /// Parses an ISO-8601 date-time from UTF-8 bytes; see ``parseISO8601(_:)-(String)`` for the accepted forms.
+    ///
+    /// The shape devices and exporters write (`2026-11-21T08:00:42Z`, `…42.250Z`) is read in one pass
+    /// (``parsePlainISO8601(_:at:count:)``); anything else, errors included, by ``parseGeneralISO8601(_:)``.
     public static func parseISO8601(_ text: UnsafeBufferPointer<UInt8>) throws(InputError) -> Timestamp {
+        if let base = text.baseAddress, let (time, end) = parsePlainISO8601(base, at: 0, count: text.count),
+            end == text.count
+        {
+            return time
+        }
+        return try parseGeneralISO8601(text)
+    }
+
+    /// Reads every accepted form of ``parseISO8601(_:)-(String)`` and says what is wrong with any other text.
+    static func parseGeneralISO8601(_ text: UnsafeBufferPointer<UInt8>) throws(InputError) -> Timestamp {
         var reader = ISO8601Reader(text: text)
         let year = try reader.digits(4)
         try reader.expect(UInt8(ascii: "-"))

@@ -4,10 +4,12 @@ extension Timestamp {
     /// The time written at `start` in the shape devices and exporters write (`2024-05-01T10:00:00Z`, with an
     /// optional fraction of 1 to 9 digits: `2024-05-01T10:00:00.250Z`), and the offset just after its `Z`; `nil`
     /// for anything else (a zone offset, lowercase letters, a space for the `T`, a long fraction, a value out of
-    /// range…), which the caller then reads with ``parseISO8601(_:)-(UnsafeBufferPointer<UInt8>)``.
+    /// range…), which the caller then reads with ``parseGeneralISO8601(_:)``.
     ///
-    /// A time this reads is the one `parseISO8601` gives for the same text (the same checks and arithmetic), in a
-    /// few dozen instructions instead of a few hundred: a GPX track point has one.
+    /// A time this reads is the one the general reader gives for the same text (the same checks and arithmetic;
+    /// ``TimestampPlainISO8601Tests`` compares them), in a few dozen instructions instead of a few hundred. It is
+    /// the first step of ``parseISO8601(_:)-(UnsafeBufferPointer<UInt8>)`` (CSV, NDJSON, `score`), and GPX's
+    /// one-pass track point calls it directly, for the time inside `<time>…</time>`.
     @inline(__always)
     static func parsePlainISO8601(_ p: UnsafePointer<UInt8>, at start: Int, count n: Int) -> (Timestamp, end: Int)? {
         // `YYYY-MM-DDThh:mm:ss` is 19 bytes, and a `Z` follows at least.
