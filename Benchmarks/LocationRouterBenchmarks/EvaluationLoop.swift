@@ -14,8 +14,9 @@ enum SampleOrder: Sendable {
 ///
 /// Preparation generates the walk and registers every device with its first sample (the walk's step 0, its CPU
 /// time measured apart as `registrationPerDevice`), so the measured loop is evaluation alone: `steps` further samples per
-/// device. Each run shifts the samples' times past the previous run's, so the same state is reused (never copied)
-/// and no sample is out of order.
+/// device, in batches of 4,096 through the monitor's batch call (``MonitorState/evaluate(devices:latitudes:longitudes:times:accuracies:from:into:eventLimit:)``,
+/// as a pipeline's shard calls it). Each run shifts the samples' times past the previous run's, so the same state
+/// is reused (never copied) and no sample is out of order.
 enum EvaluationLoop {
     static func name(_ order: SampleOrder) -> String {
         order == .interleaved ? "evaluationLoop" : "evaluationLoopDeviceMajor"
@@ -66,7 +67,7 @@ enum EvaluationLoop {
                 }
                 all = Workloads.Samples()
                 let samples = measured
-                let loop = Loop(state: state, span: Int64(steps + 1) * 1_000_000)
+                let loop = Loop(state: state, times: samples.times, span: Int64(steps + 1) * 1_000_000)
                 let bytesPerDevice = Double(stateBytes) / Double(devices)
                 return {
                     _ = loop.run(samples)
@@ -81,36 +82,49 @@ enum EvaluationLoop {
     final class Loop: Sendable {
         private struct Inner {
             var state: MonitorState
-            var run: Int64 = 0
+            /// The samples' times of the next run: each run moves them `span` later.
+            var times: [Int64]
             var events: [GeofenceEvent] = []
         }
 
         private let inner: Mutex<Inner>
         /// How far each run's times lie after the previous run's (microseconds).
         private let span: Int64
+        /// Samples per call of the monitor: a batch of the pipeline's random walk.
+        static let batchSize = 4096
 
-        init(state: MonitorState, span: Int64) {
-            inner = Mutex(Inner(state: state))
+        init(state: MonitorState, times: [Int64], span: Int64) {
+            inner = Mutex(Inner(state: state, times: times))
             self.span = span
         }
 
-        /// Evaluates every sample once; returns the events they caused.
+        /// Evaluates every sample once, batch by batch through the monitor's batch call (as a pipeline's shard
+        /// does); returns the events they caused.
         func run(_ samples: Workloads.Samples) -> Int {
             inner.withLock { inner in
-                let offset = inner.run * span
-                inner.run += 1
                 var total = 0
-                for i in 0..<samples.count {
-                    _ = inner.state.evaluate(
-                        device: samples.devices[i], latitude: samples.latitudes[i], longitude: samples.longitudes[i],
-                        time: Timestamp(microseconds: samples.times[i] &+ offset), into: &inner.events)
-                    if inner.events.count >= 4096 {
-                        total += inner.events.count
-                        inner.events.removeAll(keepingCapacity: true)
+                samples.devices.withUnsafeBufferPointer { devices in
+                    samples.latitudes.withUnsafeBufferPointer { latitudes in
+                        samples.longitudes.withUnsafeBufferPointer { longitudes in
+                            inner.times.withUnsafeBufferPointer { times in
+                                var start = 0
+                                while start < devices.count {
+                                    let batch = start..<min(devices.count, start + Self.batchSize)
+                                    _ = inner.state.evaluate(
+                                        devices: UnsafeBufferPointer(rebasing: devices[batch]),
+                                        latitudes: UnsafeBufferPointer(rebasing: latitudes[batch]),
+                                        longitudes: UnsafeBufferPointer(rebasing: longitudes[batch]),
+                                        times: UnsafeBufferPointer(rebasing: times[batch]), into: &inner.events)
+                                    total += inner.events.count
+                                    inner.events.removeAll(keepingCapacity: true)
+                                    start = batch.upperBound
+                                }
+                            }
+                        }
                     }
                 }
-                total += inner.events.count
-                inner.events.removeAll(keepingCapacity: true)
+                // The next run's times (one addition per sample, about 1 % of a run).
+                for index in inner.times.indices { inner.times[index] &+= span }
                 return total
             }
         }

@@ -10,7 +10,22 @@ extension MonitorState {
         _ batch: LocationBatch, from start: Int, into events: inout [GeofenceEvent], eventLimit: Int,
         coverage: inout CoverageTracker?
     ) -> Int {
-        let covered = coverage != nil
+        guard coverage != nil else {
+            // The monitor's own loop over the columns (the exact path's samples without a call each).
+            return batch.devices.withUnsafeBufferPointer { devices in
+                batch.latitudes.withUnsafeBufferPointer { latitudes in
+                    batch.longitudes.withUnsafeBufferPointer { longitudes in
+                        batch.times.withUnsafeBufferPointer { times in
+                            batch.accuracies.withUnsafeBufferPointer { accuracies in
+                                evaluate(
+                                    devices: devices, latitudes: latitudes, longitudes: longitudes, times: times,
+                                    accuracies: accuracies, from: start, into: &events, eventLimit: eventLimit)
+                            }
+                        }
+                    }
+                }
+            }
+        }
         var i = start
         while i < batch.count && events.count < eventLimit {
             let accuracy = batch.accuracies[i]
@@ -18,7 +33,7 @@ extension MonitorState {
                 device: batch.devices[i], latitude: batch.latitudes[i], longitude: batch.longitudes[i],
                 time: Timestamp(microseconds: batch.times[i]), accuracy: accuracy.isNaN ? nil : Double(accuracy),
                 into: &events)
-            if accepted && covered {
+            if accepted {
                 coverage?.observe(
                     device: batch.devices[i], latitude: batch.latitudes[i], longitude: batch.longitudes[i],
                     time: Timestamp(microseconds: batch.times[i]))

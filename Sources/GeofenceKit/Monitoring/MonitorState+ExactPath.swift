@@ -3,9 +3,8 @@
 extension MonitorState {
     /// Evaluates one sample of a registered device under the exact rules.
     ///
-    /// A sample inside the device's disc costs one distance bound. Outside it, every slot's clearance is
-    /// measured again from the sample, less the distance moved (a bound from above); only the slots whose
-    /// clearance that used up are tested, and the disc moves to the sample with the smallest clearance left.
+    /// A sample inside the device's disc costs one distance bound. Outside it, the device's slots are tested
+    /// (``testSlots(of:movedSquared:device:latitude:longitude:time:tables:into:)``).
     mutating func evaluateExact(
         device: Int32, row: Int, latitude: Double, longitude: Double, time: Timestamp,
         into events: inout [GeofenceEvent]
@@ -20,6 +19,58 @@ extension MonitorState {
         let movedSquared = deviceRow.clearance.movedSquared(latitude: latitude, longitude: longitude)
         // Still inside the disc no boundary crosses: every containment is as it was.
         if movedSquared < Double(deviceRow.clearance.radiusSquared) { return }
+        Self.withSlotTables(&slots, polygons) { tables in
+            Self.testSlots(
+                of: &deviceRow, movedSquared: movedSquared, device: device, latitude: latitude, longitude: longitude,
+                time: time, tables: tables, into: &events)
+        }
+    }
+
+    /// What ``testSlots(of:movedSquared:device:latitude:longitude:time:tables:into:)`` reads and writes besides the
+    /// device's row, by pointer: no retain or release of an array, no uniqueness check, per call.
+    struct SlotTables {
+        /// The slots' records (``SlotTable/packed``).
+        let packed: UnsafeMutableBufferPointer<PackedRegion>
+        let regionID: UnsafeBufferPointer<Int32>
+        let polygons: UnsafeBufferPointer<PolygonGeometry>
+        /// Every slot's exact radius, where the table keeps them (``SlotTable/exactRadius``).
+        let exactRadius: UnsafeBufferPointer<Double>?
+    }
+
+    /// Calls `body` with the slot tables held by pointer. Static, on the two stored properties it needs, so that a
+    /// caller may hold the rows by pointer at the same time.
+    static func withSlotTables<Result>(
+        _ slots: inout SlotTable, _ polygons: [PolygonGeometry], _ body: (SlotTables) -> Result
+    ) -> Result {
+        let hasExactRadii = slots.hasExactRadii
+        return slots.packed.withUnsafeMutableBufferPointer { packed in
+            slots.regionID.withUnsafeBufferPointer { regionID in
+                polygons.withUnsafeBufferPointer { polygons in
+                    slots.exactRadius.withUnsafeBufferPointer { exactRadius in
+                        body(
+                            SlotTables(
+                                packed: packed, regionID: regionID, polygons: polygons,
+                                exactRadius: hasExactRadii ? exactRadius : nil))
+                    }
+                }
+            }
+        }
+    }
+
+    /// The slots of a device whose sample left its disc (`movedSquared` from ``BoundaryClearance/movedSquared(latitude:longitude:)``
+    /// is not below the disc's radius squared): every slot's clearance is measured again from the sample, less the
+    /// distance moved (a bound from above); only the slots whose clearance that used up are tested, and the disc
+    /// moves to the sample with the smallest clearance left.
+    ///
+    /// Static, with the table's arrays as arguments, so that a caller holding the records and the rows by pointer
+    /// (``evaluateExactRun(devices:latitudes:longitudes:times:from:into:eventLimit:)``) can call it. Out of line:
+    /// the samples that stay in their disc then run through a small loop.
+    @inline(never)
+    static func testSlots(
+        of deviceRow: inout DeviceRow, movedSquared: Double, device: Int32, latitude: Double, longitude: Double,
+        time: Timestamp, tables: SlotTables, into events: inout [GeofenceEvent]
+    ) {
+        let packed = tables.packed
         // Beyond the disc's reach (or with no disc yet) every slot is tested.
         let moved = movedSquared.isFinite ? BoundaryClearance.metres(fromSquared: movedSquared) : .infinity
         // The same in clearance units, rounded up (integers from here: no conversion per slot).
@@ -28,41 +79,35 @@ extension MonitorState {
         var smallest = BoundaryClearance.maximumRadius
         // The plane's terms, once for every slot tested.
         let sample = SamplePlane(latitude: latitude, longitude: longitude)
-        // The exact radii only where the table keeps them: copying the array, even an empty one, is a retain and a
-        // release at every sample that leaves its disc.
-        let exactRadius = slots.hasExactRadii ? slots.exactRadius : nil
-        // One uniqueness check for the loop instead of one per slot.
-        slots.packed.withUnsafeMutableBufferPointer { packed in
-            for slot in deviceRow.slots {
-                let leftUnits = Int(packed[slot].clearance) - movedUnits
-                // Tested again before the clearance runs out, while the test still buys a long skip: an untested
-                // slot's clearance only shrinks (by each distance moved), a tested one's is the true distance.
-                if leftUnits > Self.retestFactor * movedUnits {
-                    packed[slot].clearance = UInt16(truncatingIfNeeded: leftUnits)
-                    smallestUnits = min(smallestUnits, leftUnits)
-                    continue
-                }
-                let region = packed[slot]
-                var left = BoundaryClearance.maximumRadius
-                let isInside: Bool
-                if region.isPolygon {
-                    isInside = polygons[region.polygonIndex].contains(latitude: latitude, longitude: longitude)
-                    left = 0
-                } else {
-                    let radius = exactRadius?[slot] ?? Double(region.radius)
-                    isInside = region.circleContains(sample, radius: radius, clearance: &left)
-                }
-                packed[slot].setClearance(metres: left)
-                smallest = min(smallest, left)
-                let slotFlags = region.flags
-                guard isInside != (slotFlags & Self.inside != 0) else { continue }
-                packed[slot].flags = slotFlags ^ Self.inside
-                if isInside ? slotFlags & Self.notifyOnEntry != 0 : slotFlags & Self.notifyOnExit != 0 {
-                    events.append(
-                        GeofenceEvent(
-                            device: device, region: slots.regionID[slot], kind: isInside ? .enter : .exit, time: time,
-                            latitude: latitude, longitude: longitude))
-                }
+        for slot in deviceRow.slots {
+            let leftUnits = Int(packed[slot].clearance) &- movedUnits
+            // Tested again before the clearance runs out, while the test still buys a long skip: an untested
+            // slot's clearance only shrinks (by each distance moved), a tested one's is the true distance.
+            if leftUnits > retestFactor * movedUnits {
+                packed[slot].clearance = UInt16(truncatingIfNeeded: leftUnits)
+                smallestUnits = min(smallestUnits, leftUnits)
+                continue
+            }
+            let region = packed[slot]
+            var left = BoundaryClearance.maximumRadius
+            let isInside: Bool
+            if region.isPolygon {
+                isInside = tables.polygons[region.polygonIndex].contains(latitude: latitude, longitude: longitude)
+                left = 0
+            } else {
+                let radius = tables.exactRadius?[slot] ?? Double(region.radius)
+                isInside = region.circleContains(sample, radius: radius, clearance: &left)
+            }
+            packed[slot].setClearance(metres: left)
+            smallest = min(smallest, left)
+            let slotFlags = region.flags
+            guard isInside != (slotFlags & inside != 0) else { continue }
+            packed[slot].flags = slotFlags ^ inside
+            if isInside ? slotFlags & notifyOnEntry != 0 : slotFlags & notifyOnExit != 0 {
+                events.append(
+                    GeofenceEvent(
+                        device: device, region: tables.regionID[slot], kind: isInside ? .enter : .exit, time: time,
+                        latitude: latitude, longitude: longitude))
             }
         }
         smallest = min(smallest, Double(smallestUnits) * PackedRegion.clearanceUnit)
