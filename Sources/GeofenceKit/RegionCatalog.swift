@@ -12,31 +12,32 @@ public struct RegionCatalog: Sendable {
         self.regions = regions
         var everyDevice: [Int32] = []
         var byDevice: [ExactName: [Int32]] = [:]
-        // Files list a device's regions together: a run of regions naming the same one device is filed in the
-        // table once, when the run ends, instead of hashing the name for every region.
-        var run: (device: ExactName, regions: [Int32])?
-        for (index, region) in regions.enumerated() {
-            guard let devices = region.devices else {
+        // Files list a device's regions together: a run of consecutive regions naming the same one device is
+        // filed in the table once, as a range, when the run ends, instead of hashing the name for every region.
+        var run: (device: ExactName, start: Int)?
+        func file(_ run: (device: ExactName, start: Int)?, until end: Int) {
+            guard let run else { return }
+            byDevice[run.device, default: []].append(contentsOf: Int32(run.start)..<Int32(end))
+        }
+        for index in regions.indices {
+            guard let devices = regions[index].devices else {
+                file(run, until: index)
+                run = nil
                 everyDevice.append(Int32(index))
                 continue
             }
             if devices.count == 1 {
                 let device = ExactName(devices[0])
-                if run?.device == device {
-                    run?.regions.append(Int32(index))
-                    continue
-                }
-                if let run { byDevice[run.device, default: []].append(contentsOf: run.regions) }
-                run = (device, [Int32(index)])
+                if run?.device == device { continue }
+                file(run, until: index)
+                run = (device, index)
                 continue
             }
-            if let finished = run {
-                byDevice[finished.device, default: []].append(contentsOf: finished.regions)
-                run = nil
-            }
+            file(run, until: index)
+            run = nil
             for device in Set(devices.map(ExactName.init)) { byDevice[device, default: []].append(Int32(index)) }
         }
-        if let run { byDevice[run.device, default: []].append(contentsOf: run.regions) }
+        file(run, until: regions.count)
         self.everyDevice = everyDevice
         self.byDevice = byDevice
     }

@@ -238,16 +238,19 @@ struct CircleFeaturePrefetch {
             scanner.offset = candidate
             scanner.lineStart = candidate
             scanner.line = 1
-            guard let region = CircleFeatureShortcut.read(&scanner, deviceLists: &deviceLists) else {
+            let regions = part.regions
+            guard let idHash = CircleFeatureShortcut.read(&scanner, deviceLists: &deviceLists, { region in
+                let hash = FeatureIdentifiers.hash(region.id)
+                regions.append(consume region)
+                return hash
+            }) else {
                 next = nextBrace(in: bytes, from: candidate + 1, before: end)
                 continue
             }
             part.features.append(
                 Feature(
-                    start: candidate, end: scanner.offset, idHash: FeatureIdentifiers.hash(region.id),
-                    lineFeeds: scanner.line - 1,
+                    start: candidate, end: scanner.offset, idHash: idHash, lineFeeds: scanner.line - 1,
                     lineStart: scanner.lineStart, continuationBytes: scanner.continuationBytes))
-            part.regions.append(region)
             // The next feature: `,` then `{`, with whitespace around.
             scanner.skipWhitespace()
             if scanner.consume(UInt8(ascii: ",")) {

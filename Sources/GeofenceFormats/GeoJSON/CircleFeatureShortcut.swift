@@ -30,6 +30,17 @@ struct CircleFeatureShortcut {
     /// Reads the feature that starts at the scanner (at its `{`), or returns `nil` with the scanner anywhere.
     /// `deviceLists` carries the last device list read from one feature to the next.
     static func read(_ scanner: inout JSONScanner, deviceLists: inout DeviceListCache) -> Region? {
+        read(&scanner, deviceLists: &deviceLists) { $0 }
+    }
+
+    /// Reads the feature that starts at the scanner (at its `{`) and hands its region to `body`, returning what
+    /// `body` returns; or returns `nil` with the scanner anywhere. Handed over rather than returned, the region is
+    /// built where `body` keeps it (in ``RegionSlots``, say): returned as an optional, it was built, copied (its
+    /// strings and device list retained) and destroyed again for every feature.
+    @inline(__always)
+    static func read<Result>(
+        _ scanner: inout JSONScanner, deviceLists: inout DeviceListCache, _ body: (consuming Region) -> Result
+    ) -> Result? {
         var feature = CircleFeatureShortcut(deviceLists: DeviceListCache())
         // Swapped in and out rather than copied, so that the cached array is not retained and released again.
         swap(&feature.deviceLists, &deviceLists)
@@ -41,7 +52,7 @@ struct CircleFeatureShortcut {
         }
         swap(&feature.deviceLists, &deviceLists)
         guard complete else { return nil }
-        return (consume feature).region()
+        return feature.takeRegion(body)
     }
 
     /// ``read(_:deviceLists:)`` for a lone feature.
@@ -50,15 +61,19 @@ struct CircleFeatureShortcut {
         return read(&scanner, deviceLists: &deviceLists)
     }
 
-    /// The region read, its strings and device list moved into it rather than copied.
-    private consuming func region() -> Region? {
-        guard sawType, let center, let radius, let id = id ?? propertyID else { return nil }
-        guard radius > 0, radius <= GeoJSONRegionDecoder.maximumRadius else { return nil }
-        return Region(
-            id: id, geometry: .circle(CircleGeometry(center: center, radius: radius)),
-            notifyOnEntry: notifyOnEntry ?? true, notifyOnExit: notifyOnExit ?? true, devices: devices,
-            notifyOnDwell: notifyOnDwell, loiteringDelay: loiteringDelay, bufferDistance: bufferDistance,
-            confirmationTime: confirmationTime)
+    /// Hands `body` the region read, its strings and device list taken out of the reader (moved, where a
+    /// `consuming` method copied them, retained, and released the reader's); `nil` when it is not a region.
+    @inline(__always)
+    private mutating func takeRegion<Result>(_ body: (consuming Region) -> Result) -> Result? {
+        guard sawType, let center, let radius, radius > 0, radius <= GeoJSONRegionDecoder.maximumRadius,
+            let id = id.take() ?? propertyID.take()
+        else { return nil }
+        return body(
+            Region(
+                id: id, geometry: .circle(CircleGeometry(center: center, radius: radius)),
+                notifyOnEntry: notifyOnEntry ?? true, notifyOnExit: notifyOnExit ?? true, devices: devices.take(),
+                notifyOnDwell: notifyOnDwell, loiteringDelay: loiteringDelay, bufferDistance: bufferDistance,
+                confirmationTime: confirmationTime))
     }
 
     /// The members the shortcut knows, matched by their quoted keys (see ``QuotedText``): any other key, or a
@@ -230,6 +245,9 @@ struct CircleFeatureShortcut {
     /// Reads an object whose keys are among `keys` and whose members `member` reads (it is called with the
     /// scanner after the key's `:`, and returns `false` to give up); `false` when the value is not an object, a
     /// key is not one of `keys`, or a member gave up.
+    ///
+    /// The key after the one just read is tried first: files written by a program list every feature's members
+    /// in one order, and `keys` are in the usual one, so each key is usually matched at the first try.
     private static func readObject<Member>(
         _ scanner: inout JSONScanner, keys: [(QuotedText, Member)],
         member: (Member, inout JSONScanner) throws(InputError) -> Bool
@@ -237,12 +255,19 @@ struct CircleFeatureShortcut {
         guard scanner.consume(UInt8(ascii: "{")) else { return false }
         scanner.skipWhitespace()
         if scanner.consume(UInt8(ascii: "}")) { return true }
+        var expected = 0
         while true {
             scanner.skipWhitespace()
             var matched: Member?
-            for (key, named) in keys where scanner.consume(key) {
-                matched = named
-                break
+            if expected < keys.count, scanner.consume(keys[expected].0) {
+                matched = keys[expected].1
+                expected += 1
+            } else {
+                for (index, (key, named)) in keys.enumerated() where scanner.consume(key) {
+                    matched = named
+                    expected = index + 1
+                    break
+                }
             }
             guard let matched else { return false }
             scanner.skipWhitespace()

@@ -31,7 +31,7 @@ final class RegionSlots: @unchecked Sendable {
     /// Fills the next slot with `region`.
     func append(_ region: consuming Region) {
         if held.count == capacity { grow() }
-        (base + held.count).initialize(to: region)
+        (base + held.count).initialize(to: consume region)
         held.append(true)
     }
 
