@@ -1,0 +1,45 @@
+import Testing
+@testable import GeofenceKit
+
+/// Which regions of a file each device monitors: its own (those whose `devices` name it) merged with the regions
+/// for every device, in file order, however the file interleaves them.
+@Suite struct RegionCatalogTests {
+    /// A circle named `id` monitored by `devices` (`nil`: every device).
+    static func region(_ id: String, _ devices: [String]?) throws -> Region {
+        Region(
+            id: id, geometry: .circle(CircleGeometry(center: try Coordinate(latitude: 1, longitude: 2), radius: 10)),
+            devices: devices)
+    }
+
+    static func ids(_ regions: [MonitoredRegion], in catalog: RegionCatalog) -> [String] {
+        regions.map { catalog.regions[Int($0.id)].id }
+    }
+
+    @Test func runsOfOneDeviceInterruptedByRegionsForEveryDevice() throws {
+        let catalog = RegionCatalog(regions: [
+            try Self.region("a0", ["a"]), try Self.region("a1", ["a"]), try Self.region("all0", nil),
+            try Self.region("a2", ["a"]), try Self.region("b0", ["b"]), try Self.region("a3", ["a"]),
+            try Self.region("ab", ["b", "a", "b"]), try Self.region("a4", ["a"]), try Self.region("all1", nil),
+            try Self.region("b1", ["b"]),
+        ])
+        #expect(Self.ids(catalog.ownRegions(forDevice: "a"), in: catalog) == ["a0", "a1", "a2", "a3", "ab", "a4"])
+        #expect(Self.ids(catalog.ownRegions(forDevice: "b"), in: catalog) == ["b0", "ab", "b1"])
+        #expect(
+            Self.ids(catalog.regions(forDevice: "a"), in: catalog)
+                == ["a0", "a1", "all0", "a2", "a3", "ab", "a4", "all1"])
+        #expect(Self.ids(catalog.regions(forDevice: "b"), in: catalog) == ["all0", "b0", "ab", "all1", "b1"])
+        #expect(Self.ids(catalog.regions(forDevice: "c"), in: catalog) == ["all0", "all1"])
+        #expect(catalog.ownRegions(forDevice: "c").isEmpty)
+        #expect(catalog.sharedCount == 2)
+    }
+
+    @Test func aFileThatEndsInARunAndOneWithoutDeviceLists() throws {
+        let bound = RegionCatalog(regions: [try Self.region("x0", ["x"]), try Self.region("x1", ["x"])])
+        #expect(Self.ids(bound.regions(forDevice: "x"), in: bound) == ["x0", "x1"])
+        #expect(bound.regions(forDevice: "y").isEmpty)
+
+        let shared = RegionCatalog(regions: [try Self.region("s0", nil), try Self.region("s1", nil)])
+        #expect(Self.ids(shared.regions(forDevice: "any"), in: shared) == ["s0", "s1"])
+        #expect(RegionCatalog(regions: []).regions(forDevice: "any").isEmpty)
+    }
+}
