@@ -7,15 +7,17 @@ extension CatalogIndex {
         public internal(set) var regions: [Int32] = []
         /// Their distances to the boundary in metres (negative inside), in the same order.
         public internal(set) var distances: [Double] = []
+        /// Their positions in the index (tree order), in the same order: what the walk keeps, and what a batch
+        /// measures again from its next point for a starting bound.
+        var positions: [Int32] = []
         /// Boxes waiting to be opened: the walk's min-heap on the lower bound.
         var pending: [PendingBox] = []
 
         public init() {}
 
-        /// Sorts `regions` by region number (and `distances` no longer match them).
+        /// Sorts `regions` by region number (and `distances` and `positions` no longer match them).
         mutating func sortRegions() {
             regions.sort()
-            distances.removeAll(keepingCapacity: true)
         }
     }
 
@@ -49,28 +51,42 @@ extension CatalogIndex {
         latitude: Double, longitude: Double, count wanted: Int, within limit: Double = .infinity,
         maximumRadius: Double? = nil, into result: inout NearestRegions
     ) {
+        nearest(
+            latitude: latitude, longitude: longitude, count: wanted, within: limit, maximumRadius: maximumRadius,
+            atMost: .infinity, into: &result)
+    }
+
+    /// ``nearest(latitude:longitude:count:within:maximumRadius:into:)`` told that `wanted` regions (fitting
+    /// `maximumRadius`) lie at most `bound` metres from the point, for example the answer of a point nearby measured
+    /// again from this one: the walk prunes with the bound from its start instead of queueing every box until it has
+    /// found `wanted` regions. The same answer (every region nearer than the bound is still found, ties included).
+    func nearest(
+        latitude: Double, longitude: Double, count wanted: Int, within limit: Double, maximumRadius: Double?,
+        atMost bound: Double, into result: inout NearestRegions
+    ) {
         result.regions.removeAll(keepingCapacity: true)
         result.distances.removeAll(keepingCapacity: true)
+        result.positions.removeAll(keepingCapacity: true)
         guard wanted > 0, let root = levels.last?.first else { return }
         let point = EarthCentredPoint(latitude: latitude, longitude: longitude)
         let rootBound = root.distance(to: point) - Double(root.maxRadius)
         guard rootBound <= limit else { return }
         // The walk fills the first `found` places, nearest first, and works on the buffers through pointers: a
         // query is a few hundred steps, each of which would otherwise check that its array is not shared.
-        result.regions.append(contentsOf: repeatElement(0, count: wanted))
+        result.positions.append(contentsOf: repeatElement(0, count: wanted))
         result.distances.append(contentsOf: repeatElement(.infinity, count: wanted))
         if result.pending.count < 4 * Self.fanOut {
             result.pending = Array(repeating: PendingBox(bound: 0, level: 0, box: 0), count: 4 * Self.fanOut)
         }
         result.pending[0] = PendingBox(bound: rootBound, level: Int32(levels.count - 1), box: 0)
-        var walk = NearestWalk(wanted: wanted, limit: limit)
+        var walk = NearestWalk(wanted: wanted, limit: limit, bound: bound)
         // Rarely more than a few dozen boxes wait at once: the queue doubles when a box's children might not fit.
         while !result.distances.withUnsafeMutableBufferPointer({ distances in
-            result.regions.withUnsafeMutableBufferPointer { regions in
+            result.positions.withUnsafeMutableBufferPointer { positions in
                 result.pending.withUnsafeMutableBufferPointer { pending in
                     records.withUnsafeBufferPointer { records in
                         walk.run(
-                            self, records: records, pending: pending, distances: distances, regions: regions,
+                            self, records: records, pending: pending, distances: distances, positions: positions,
                             point: point, latitude: latitude, longitude: longitude, maximumRadius: maximumRadius)
                     }
                 }
@@ -78,8 +94,9 @@ extension CatalogIndex {
         }) {
             result.pending.append(contentsOf: result.pending)
         }
-        result.regions.removeLast(wanted - walk.found)
+        result.positions.removeLast(wanted - walk.found)
         result.distances.removeLast(wanted - walk.found)
+        for position in result.positions { result.regions.append(records[Int(position)].region) }
     }
 
     /// Whether the entry is no larger than `maximumRadius`.

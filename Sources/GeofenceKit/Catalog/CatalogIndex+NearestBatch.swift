@@ -46,9 +46,13 @@ extension CatalogIndex {
                     var query = NearestRegions()
                     for position in part {
                         let k = Int(order[position] & 0xFF_FFFF)
+                        let (latitude, longitude) = points[k]
+                        // The point before along the curve is near: its regions, measured from here, bound the walk.
+                        let bound = query.positions.count == wanted
+                            ? farthest(of: query.positions, latitude: latitude, longitude: longitude) : .infinity
                         nearest(
-                            latitude: points[k].latitude, longitude: points[k].longitude, count: wanted, within: limit,
-                            maximumRadius: maximumRadius, into: &query)
+                            latitude: latitude, longitude: longitude, count: wanted, within: limit,
+                            maximumRadius: maximumRadius, atMost: bound, into: &query)
                         query.sortRegions()
                         found[k] = Int32(query.regions.count)
                         for (i, region) in query.regions.enumerated() { regions![k * wanted + i] = region }
@@ -57,5 +61,20 @@ extension CatalogIndex {
             }
         }
         return NearestBatch(wanted: wanted, regions: regions, found: found)
+    }
+
+    /// The largest boundary distance from the point to the regions at these positions, and a micrometre: at least
+    /// `positions.count` regions lie within it, the farthest one too through the walk's squared test (whose
+    /// rounding, a few nanometres at the Earth's scale, could otherwise leave it out).
+    func farthest(of positions: [Int32], latitude: Double, longitude: Double) -> Double {
+        let point = EarthCentredPoint(latitude: latitude, longitude: longitude)
+        var farthest = -Double.infinity
+        for position in positions {
+            let position = Int(position)
+            farthest = max(
+                farthest,
+                boundaryDistance(records[position], at: position, from: point, latitude: latitude, longitude: longitude))
+        }
+        return farthest + 1e-6
     }
 }

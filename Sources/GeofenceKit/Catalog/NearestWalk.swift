@@ -2,8 +2,9 @@
 /// the regions found so far, kept sorted by (distance, region number), and the queue of boxes still to open, a
 /// min-heap on their lower bound that starts with the root.
 ///
-/// It works on its caller's buffers through pointers. The sorted list, not a heap, holds the regions found: a
-/// query takes about 45 of them, most into the first leaf's empty list, and it is read out in order at the end.
+/// It works on its caller's buffers through pointers. The sorted list, not a heap, holds the regions found (their
+/// positions in the index): a query takes about 45 of them, most into the first leaf's empty list, and it is read
+/// out in order at the end.
 struct NearestWalk {
     let wanted: Int
     /// What a region must beat: the wanted-th distance found, or the limit until that many are found.
@@ -13,10 +14,11 @@ struct NearestWalk {
     private(set) var found = 0
     private var pendingCount = 1
 
-    init(wanted: Int, limit: Double) {
+    /// - Parameter bound: a distance within which `wanted` regions are known to lie (`.infinity`: none known).
+    init(wanted: Int, limit: Double, bound: Double = .infinity) {
         self.wanted = wanted
         self.limit = limit
-        worst = limit
+        worst = min(limit, bound)
     }
 
     /// Walks until every box that could hold a nearer region is opened (`true`), or until the queue has no room
@@ -24,7 +26,7 @@ struct NearestWalk {
     mutating func run(
         _ index: CatalogIndex, records: UnsafeBufferPointer<CatalogIndex.Record>,
         pending: UnsafeMutableBufferPointer<CatalogIndex.PendingBox>, distances: UnsafeMutableBufferPointer<Double>,
-        regions: UnsafeMutableBufferPointer<Int32>, point: EarthCentredPoint, latitude: Double, longitude: Double,
+        positions: UnsafeMutableBufferPointer<Int32>, point: EarthCentredPoint, latitude: Double, longitude: Double,
         maximumRadius: Double?
     ) -> Bool {
         while pendingCount > 0 {
@@ -42,7 +44,7 @@ struct NearestWalk {
                     let distance = index.boundaryDistance(
                         record, at: position, from: point, latitude: latitude, longitude: longitude)
                     guard distance <= worst, index.fits(record, at: position, maximumRadius) else { continue }
-                    insert(distance, record.region, distances: distances, regions: regions)
+                    insert(distance, position, records: records, distances: distances, positions: positions)
                 }
                 continue
             }
@@ -94,31 +96,35 @@ struct NearestWalk {
         return top
     }
 
-    /// Takes a region among the wanted nearest, in (distance, region number) order, dropping the last when full.
+    /// Takes the region at a position among the wanted nearest, in (distance, region number) order, dropping the
+    /// last when full. Positions are kept (the region numbers are read only to break a tie).
     @inline(__always)
     private mutating func insert(
-        _ distance: Double, _ region: Int32, distances: UnsafeMutableBufferPointer<Double>,
-        regions: UnsafeMutableBufferPointer<Int32>
+        _ distance: Double, _ position: Int, records: UnsafeBufferPointer<CatalogIndex.Record>,
+        distances: UnsafeMutableBufferPointer<Double>, positions: UnsafeMutableBufferPointer<Int32>
     ) {
+        let region = records[position].region
         if found == wanted {
             let last = found - 1
-            guard distance < distances[last] || (distance == distances[last] && region < regions[last]) else { return }
+            guard distance < distances[last]
+                || (distance == distances[last] && region < records[Int(positions[last])].region)
+            else { return }
             found -= 1
         }
         var slot = found
         while slot > 0 && distances[slot - 1] > distance {
             distances[slot] = distances[slot - 1]
-            regions[slot] = regions[slot - 1]
+            positions[slot] = positions[slot - 1]
             slot -= 1
         }
         // Equal distances: the lower region number first.
-        while slot > 0 && distances[slot - 1] == distance && regions[slot - 1] > region {
+        while slot > 0 && distances[slot - 1] == distance && records[Int(positions[slot - 1])].region > region {
             distances[slot] = distances[slot - 1]
-            regions[slot] = regions[slot - 1]
+            positions[slot] = positions[slot - 1]
             slot -= 1
         }
         distances[slot] = distance
-        regions[slot] = region
+        positions[slot] = Int32(position)
         found += 1
         if found == wanted { worst = min(limit, distances[wanted - 1]) }
     }

@@ -65,7 +65,49 @@ extension MonitorState {
         let saved = state.map { Dictionary($0.regions.map { ($0.region, $0) }, uniquingKeysWith: { first, _ in first }) }
         let sample = SamplePlane(latitude: latitude, longitude: longitude)
         var disc = disc
-        for region in choose(row: row, wanted: wanted, latitude: latitude, longitude: longitude, time: time) {
+        let chosen = choose(row: row, wanted: wanted, latitude: latitude, longitude: longitude, time: time)
+        if state == nil && own == 0, let clearance = acceptAtOnce(chosen, from: catalog, row: row, sample: sample) {
+            disc = disc.map { min($0, clearance) }
+        } else {
+            acceptOneByOne(
+                chosen, from: catalog, device: device, row: row, sample: sample, time: time, saved: saved, disc: &disc,
+                into: &events)
+        }
+        let vacant = wanted - Int(rows[row].slotCount - own)
+        for _ in 0..<vacant { slots.appendVacant() }
+        selection?.vacancies += vacant
+        // Every slot was measured at this position, as registration without a catalog leaves it.
+        if let disc, !isRich { rows[row].clearance = BoundaryClearance(sample, radius: disc) }
+    }
+
+    /// A first choice of plain circles registered as one block (``acceptCircles(_:row:sample:)``), as registration
+    /// registers a device's own circles: the same slots and clearances as one by one, for a device with no regions
+    /// of its own and no saved state, where the circles may be (``canAcceptAtOnce(_:)``). Returns the smallest
+    /// clearance, or `nil` with nothing registered.
+    private mutating func acceptAtOnce(
+        _ chosen: [Int32], from catalog: SharedCatalog, row: Int, sample: SamplePlane
+    ) -> Double? {
+        var circles: [MonitoredCircle] = []
+        swap(&circles, &circleBuffer)
+        defer { swap(&circles, &circleBuffer) }
+        circles.removeAll(keepingCapacity: true)
+        for region in chosen {
+            guard let circle = catalog.circle(region) else { return nil }
+            circles.append(circle)
+        }
+        guard canAcceptAtOnce(circles) else { return nil }
+        return circles.withUnsafeBufferPointer { acceptCircles($0, row: row, sample: sample) }
+    }
+
+    /// A first choice registered region by region: plain circles through ``acceptCircle(_:at:device:sample:time:into:)``
+    /// (which may report the initial side), anything else — or a region with saved state — through
+    /// ``accept(_:device:row:latitude:longitude:time:restoring:into:)``. `disc` narrows to the circles' clearances.
+    private mutating func acceptOneByOne(
+        _ chosen: [Int32], from catalog: SharedCatalog, device: Int32, row: Int, sample: SamplePlane, time: Timestamp,
+        saved: [Int32: DeviceState.Region]?, disc: inout Double?, into events: inout [GeofenceEvent]
+    ) {
+        let (latitude, longitude) = (sample.latitude, sample.longitude)
+        for region in chosen {
             let slot = slots.count
             if saved?[region] == nil, let circle = catalog.circle(region) {
                 rows[row].slotCount += 1
@@ -79,11 +121,6 @@ extension MonitorState {
             sharePolygon(of: region, at: slot)
             disc = nil
         }
-        let vacant = wanted - Int(rows[row].slotCount - own)
-        for _ in 0..<vacant { slots.appendVacant() }
-        selection?.vacancies += vacant
-        // Every slot was measured at this position, as registration without a catalog leaves it.
-        if let disc, !isRich { rows[row].clearance = BoundaryClearance(sample, radius: disc) }
     }
 
     /// A restored device continues with the catalog regions it had chosen before the restart (their state and
