@@ -99,6 +99,25 @@ extension CatalogIndex {
         for position in result.positions { result.regions.append(records[Int(position)].region) }
     }
 
+    /// The largest boundary distance from the point to the regions at these positions, and a micrometre: at least
+    /// `positions.count` regions no larger than `maximumRadius` lie within it, the farthest one too through the
+    /// walk's squared test (whose rounding, a few nanometres at the Earth's scale, could otherwise leave it out).
+    /// Infinite when one of the regions is larger.
+    func farthest(
+        of positions: some Collection<Int32>, latitude: Double, longitude: Double, maximumRadius: Double?
+    ) -> Double {
+        let point = EarthCentredPoint(latitude: latitude, longitude: longitude)
+        var farthest = -Double.infinity
+        for position in positions {
+            let position = Int(position)
+            let record = records[position]
+            guard fits(record, at: position, maximumRadius) else { return .infinity }
+            farthest = max(
+                farthest, boundaryDistance(record, at: position, from: point, latitude: latitude, longitude: longitude))
+        }
+        return farthest + 1e-6
+    }
+
     /// Whether the entry is no larger than `maximumRadius`.
     func fits(_ record: Record, at position: Int, _ maximumRadius: Double?) -> Bool {
         guard let maximumRadius else { return true }

@@ -49,7 +49,9 @@ extension CatalogIndex {
                         let (latitude, longitude) = points[k]
                         // The point before along the curve is near: its regions, measured from here, bound the walk.
                         let bound = query.positions.count == wanted
-                            ? farthest(of: query.positions, latitude: latitude, longitude: longitude) : .infinity
+                            ? farthest(
+                                of: query.positions, latitude: latitude, longitude: longitude,
+                                maximumRadius: maximumRadius) : .infinity
                         nearest(
                             latitude: latitude, longitude: longitude, count: wanted, within: limit,
                             maximumRadius: maximumRadius, atMost: bound, into: &query)
@@ -61,20 +63,5 @@ extension CatalogIndex {
             }
         }
         return NearestBatch(wanted: wanted, regions: regions, found: found)
-    }
-
-    /// The largest boundary distance from the point to the regions at these positions, and a micrometre: at least
-    /// `positions.count` regions lie within it, the farthest one too through the walk's squared test (whose
-    /// rounding, a few nanometres at the Earth's scale, could otherwise leave it out).
-    func farthest(of positions: [Int32], latitude: Double, longitude: Double) -> Double {
-        let point = EarthCentredPoint(latitude: latitude, longitude: longitude)
-        var farthest = -Double.infinity
-        for position in positions {
-            let position = Int(position)
-            farthest = max(
-                farthest,
-                boundaryDistance(records[position], at: position, from: point, latitude: latitude, longitude: longitude))
-        }
-        return farthest + 1e-6
     }
 }

@@ -164,7 +164,12 @@ public struct CatalogIndex: Sendable {
         records.withUnsafeMutableBufferPointer { records in
             for position in records.indices { records[position].region = Int32(position) }
         }
+        regionsAreTreePositions = true
     }
+
+    /// Whether every region's number is its position (``numberRegionsInTreeOrder()``): a monitor can then measure
+    /// the regions a device monitors straight from the index.
+    private(set) var regionsAreTreePositions = false
 
     /// Bytes the index holds, allocations included (polygons' own geometry excluded).
     public var memoryBytes: Int {
@@ -237,9 +242,9 @@ public struct CatalogIndex: Sendable {
     }()
 
     /// The keys sorted by their curve position (bits 24 and up), ties in input order: as `sorted()` gives them when
-    /// the low 24 bits count up with the input, as they do. A radix sort of five byte-wide passes, several times
-    /// faster than a comparison sort of a million keys. The keys are consumed: their buffer is reused for the
-    /// second, fourth and final passes (a borrowed array would be copied first, 8 MB of fresh pages for a million).
+    /// the low 24 bits count up with the input, as they do. A radix sort of five byte-wide passes (a byte every key
+    /// shares is counted, not moved), several times faster than a comparison sort of a million keys. The keys are
+    /// consumed: their buffer is reused (a borrowed array would be copied first, 8 MB of fresh pages for a million).
     static func sortedByCurve(_ keys: consuming [UInt64]) -> [UInt64] {
         var source = consume keys
         var target = [UInt64](repeating: 0, count: source.count)
@@ -248,6 +253,8 @@ public struct CatalogIndex: Sendable {
             let shift = UInt64(24 + 8 * pass)
             for b in counts.indices { counts[b] = 0 }
             for key in source { counts[Int((key >> shift) & 0xFF) + 1] += 1 }
+            // A byte all keys share (the top ones, for a catalog over one area) leaves the order as it is.
+            if counts.contains(source.count) { continue }
             // counts[b]: where the keys with byte b start.
             for b in 1...256 { counts[b] += counts[b - 1] }
             source.withUnsafeBufferPointer { source in

@@ -179,7 +179,15 @@ extension MonitorState {
         let start = Int(rows[row].slotStart)
         let firstCatalogSlot = start + own
         var count = Int(rows[row].slotCount)
-        let chosen = choose(row: row, wanted: wanted, latitude: latitude, longitude: longitude, time: time)
+        // The regions monitored now, measured from here, bound the query (when their numbers are their positions).
+        var bound = Double.infinity
+        if count - own == wanted && catalog.index.regionsAreTreePositions {
+            bound = catalog.index.farthest(
+                of: slots.regionID[firstCatalogSlot..<start + count], latitude: latitude, longitude: longitude,
+                maximumRadius: self.settings.maximumRadius)
+        }
+        let chosen = choose(
+            row: row, wanted: wanted, latitude: latitude, longitude: longitude, time: time, atMost: bound)
         let before = count
         selection?.refreshes += 1
         // Out: regions no longer chosen; the last active slot fills the hole, so the block stays contiguous.
@@ -250,7 +258,11 @@ extension MonitorState {
     }
 
     /// The `wanted` nearest catalog regions at the position, in ascending region order; records where and when.
-    private mutating func choose(row: Int, wanted: Int, latitude: Double, longitude: Double, time: Timestamp) -> [Int32] {
+    /// `bound`: a distance within which `wanted` catalog regions are known to lie (see
+    /// ``CatalogIndex/nearest(latitude:longitude:count:within:maximumRadius:atMost:into:)``).
+    private mutating func choose(
+        row: Int, wanted: Int, latitude: Double, longitude: Double, time: Timestamp, atMost bound: Double = .infinity
+    ) -> [Int32] {
         guard var selection = selection.take() else { return [] }
         defer { self.selection = selection }
         selection.setAnchor(row: row, latitude: latitude, longitude: longitude)
@@ -265,7 +277,7 @@ extension MonitorState {
         }
         selection.catalog.index.nearest(
             latitude: latitude, longitude: longitude, count: wanted, within: selection.settings.proximityRadius ?? .infinity,
-            maximumRadius: settings.maximumRadius, into: &selection.query)
+            maximumRadius: settings.maximumRadius, atMost: bound, into: &selection.query)
         // Sorted in the query's own buffer (its order by distance is not needed here): no array allocated per choice.
         selection.query.sortRegions()
         return selection.query.regions
