@@ -5,7 +5,8 @@ import Testing
 /// The batch call (``MonitorState/evaluate(devices:latitudes:longitudes:times:accuracies:from:into:eventLimit:)``)
 /// against the one-sample call: the same events, counters and answers, whatever the batches' bounds, the rules
 /// (the exact path's own loop, or the one-sample call for the richer profiles), the shard's stride, devices' first
-/// samples and samples out of order inside a batch, and an event limit that stops a batch part way.
+/// samples and samples out of order inside a batch, an event limit that stops a batch part way, and devices that
+/// choose from a shared catalog (the loop stops at each sample where one chooses again).
 @Suite struct SampleRunTests {
     /// The walk of ``BoundaryClearanceTests/walk(around:devices:steps:seed:)`` as columns, 5 s per round, with every
     /// 97th sample moved 10 s back in time (out of order) and every 13th given an accuracy.
@@ -102,6 +103,56 @@ import Testing
         #expect(batched.deviceCount == single.deviceCount)
         for device in 0..<Int32(devices) where Int(device) % run.stride == 1 % run.stride {
             for slot in 0..<20 {
+                #expect(batched.isInside(device: device, slot: slot) == single.isInside(device: device, slot: slot))
+            }
+        }
+    }
+
+    /// The walk's regions as a shared catalog (480 circles of 1 m to 200 m), from a file (numbered as given) or
+    /// generated (numbered in tree order, whose refreshes start bounded by the regions monitored); each device
+    /// also has one region of its own.
+    @Test(
+        arguments: MonitoringProfile.allCases,
+        [(1, 4096, Int.max, false), (1, 4096, Int.max, true), (2, 7, Int.max, true), (1, 333, 3, false)])
+    func devicesChoosingFromACatalogGiveTheEventsOfOneSampleAtATime(
+        profile: MonitoringProfile, run: (stride: Int, batch: Int, limit: Int, generated: Bool)
+    ) {
+        let devices = 24
+        let (regions, columns) = Self.columns(latitude: -33.9, devices: devices)
+        // Radii of at most 200 m, so that the nearest regions are ones the devices cross, not ones they are in.
+        let all = regions.joined().map { region -> MonitoredRegion in
+            guard case .circle(let circle) = region.geometry else { fatalError("the walk's regions are circles") }
+            return MonitoredRegion(
+                id: region.id, geometry: .circle(CircleGeometry(center: circle.center, radius: min(circle.radius, 200))))
+        }
+        let shapes = all.map { region -> (region: Int32, shape: CatalogIndex.Shape) in
+            guard case .circle(let circle) = region.geometry else { fatalError("the walk's regions are circles") }
+            return (region.id, .circle(latitude: circle.center.latitude, longitude: circle.center.longitude, radius: circle.radius))
+        }
+        func state() -> MonitorState {
+            var state = MonitorState(settings: profile.settings, stride: run.stride, seed: 3) { device in
+                [MonitoredRegion(id: 10_000 + device, geometry: regions[Int(device)][1].geometry)]
+            }
+            let catalog =
+                run.generated
+                ? SharedCatalog(generated: CatalogIndex(shapes)) : SharedCatalog(index: CatalogIndex(shapes)) { all[Int($0)] }
+            state.selectRegions(
+                from: catalog, settings: SelectionSettings(strategy: .nearest, refreshDistance: 150, refreshInterval: 60))
+            return state
+        }
+        var single = state()
+        var batched = state()
+        let expected = Self.oneByOne(&single, columns, stride: run.stride)
+        let events = Self.batched(&batched, columns, stride: run.stride, batch: run.batch, eventLimit: run.limit)
+        #expect(expected.count > 20)
+        #expect(events == expected, "\(profile)")
+        #expect(single.selectionSummary.refreshes > 50)
+        #expect(batched.selectionSummary == single.selectionSummary)
+        #expect(batched.evaluatedCount == single.evaluatedCount)
+        #expect(batched.outOfOrderCount == single.outOfOrderCount)
+        #expect(batched.exportState() == single.exportState())
+        for device in 0..<Int32(devices) where Int(device) % run.stride == 1 % run.stride {
+            for slot in 0..<profile.settings.slotLimit {
                 #expect(batched.isInside(device: device, slot: slot) == single.isInside(device: device, slot: slot))
             }
         }
