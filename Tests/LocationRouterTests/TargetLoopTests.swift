@@ -27,7 +27,9 @@ import GeofenceFormats
         }
         defer { listener.stop() }
         #expect(listener.address.port != 0)
-        let poster = HTTPPoster(url: try #require(URL(string: "http://127.0.0.1:\(listener.address.port)/events")))
+        // A long timeout: in a full suite on two cores the listener's work can wait long for a thread.
+        let poster = HTTPPoster(
+            url: try #require(URL(string: "http://127.0.0.1:\(listener.address.port)/events")), timeout: 600)
         defer { poster.invalidate() }
         let line = #"{"device":"a","region":"r","event":"exit","time":1795248000}"#
         for _ in 0..<3 { #expect(await poster.post(Array((line + "\n").utf8))) }
@@ -43,7 +45,8 @@ import GeofenceFormats
             return 204
         }
         defer { listener.stop() }
-        let poster = HTTPPoster(url: try #require(URL(string: "http://127.0.0.1:\(listener.address.port)/samples")))
+        let poster = HTTPPoster(
+            url: try #require(URL(string: "http://127.0.0.1:\(listener.address.port)/samples")), timeout: 600)
         defer { poster.invalidate() }
         var samples: [TargetSample] = []
         for step in 0..<30 {
