@@ -6,7 +6,7 @@ import Testing
 /// against the one-sample call: the same events, counters and answers, whatever the batches' bounds, the rules
 /// (the exact path's own loop, or the one-sample call for the richer profiles), the shard's stride, devices' first
 /// samples and samples out of order inside a batch, an event limit that stops a batch part way, and devices that
-/// choose from a shared catalog (the loop stops at each sample where one chooses again).
+/// choose from a shared catalog (which take the one-sample call).
 @Suite struct SampleRunTests {
     /// The walk of ``BoundaryClearanceTests/walk(around:devices:steps:seed:)`` as columns, 5 s per round, with every
     /// 97th sample moved 10 s back in time (out of order) and every 13th given an accuracy.

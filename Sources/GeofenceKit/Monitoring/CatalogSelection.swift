@@ -60,21 +60,6 @@ struct CatalogSelection: Sendable {
         return bound * (1 + 1e-12) < distance
     }
 
-    /// Whether the device of `row` chooses again at this sample: it has moved `refreshDistance` from where it last
-    /// chose, or `refreshInterval` has passed since. Called at every sample, so it reads scalars only.
-    @inline(__always)
-    func refreshIsDue(row: Int, latitude: Double, longitude: Double, time: Int64) -> Bool {
-        guard row < capacity.count else { return false }
-        let refreshDistance = settings.refreshDistance
-        if !isSurelyNear(row: row, latitude: latitude, longitude: longitude, distance: refreshDistance),
-            anchor[row].decideOnCentreDistance(latitude: latitude, longitude: longitude, { $0 >= refreshDistance })
-        {
-            return true
-        }
-        guard let interval = settings.refreshInterval else { return false }
-        return time - chosenAt[row] >= Int64(interval * 1e6)
-    }
-
     /// a²/b of WGS84, the largest radius of curvature, rounded up.
     static let polarRadius = 6_399_593.63
 

@@ -2,12 +2,11 @@
 /// samples as columns.
 ///
 /// The same events, counters and state as ``MonitorState/evaluate(device:latitude:longitude:time:accuracy:into:)``
-/// called on each sample in turn. Under the exact rules (no rich path, no visits) the samples of registered
-/// devices, in order, run through one tight loop (``MonitorState/evaluateExactRun(devices:latitudes:longitudes:times:from:into:eventLimit:)``)
+/// called on each sample in turn. Under the exact rules (no rich path, no catalog selection, no visits) the
+/// samples of registered devices, in order, run through one tight loop (``MonitorState/evaluateExactRun(devices:latitudes:longitudes:times:from:into:eventLimit:)``)
 /// that holds the rows and the slots' records by pointer: a sample that stays in its device's disc then costs
-/// its distance bound and the row's update, with none of the per-sample call's set-up. A device choosing from a
-/// catalog leaves the loop only at a sample where it chooses again. Any other sample (a device's first, one out of
-/// order, or every sample under the richer rules) takes the one-sample call.
+/// its distance bound and the row's update, with none of the per-sample call's set-up. Any other sample (a
+/// device's first, one out of order, or every sample under the richer rules) takes the one-sample call.
 extension MonitorState {
     /// Evaluates the samples `start...` of the columns (one element per sample; `accuracies`, where given, in
     /// metres with NaN for none) in order, until the end or until `events` holds `eventLimit` events; returns
@@ -22,23 +21,13 @@ extension MonitorState {
         precondition(
             latitudes.count == count && longitudes.count == count && times.count == count
                 && (accuracies?.count ?? count) == count, "the columns differ in length")
-        let exact = !isRich && visits == nil
+        let exact = !isRich && selection == nil && visits == nil
         var i = start
         while i < count && events.count < eventLimit {
             if exact {
-                let run = evaluateExactRun(
+                i = evaluateExactRun(
                     devices: devices, latitudes: latitudes, longitudes: longitudes, times: times, from: i, into: &events,
                     eventLimit: eventLimit)
-                i = run.next
-                if run.choosesAgain {
-                    // The run's last sample is one where its device chooses again, as the one-sample call would.
-                    let k = i - 1, device = devices[k]
-                    refreshSelection(
-                        device: device, row: Int(stride) == 1 ? Int(device) : Int(device) / Int(stride),
-                        latitude: latitudes[k], longitude: longitudes[k], time: Timestamp(microseconds: times[k]),
-                        into: &events)
-                    continue
-                }
                 guard i < count && events.count < eventLimit else { break }
             }
             let accuracy = accuracies.map { Double($0[i]) }
@@ -52,22 +41,16 @@ extension MonitorState {
     }
 
     /// The exact path's loop: evaluates samples from `start` while each belongs to a registered device and is not
-    /// older than its previous one, until the end, until `events` holds `eventLimit` events, or until a device
-    /// choosing from a catalog is due to choose again; returns the index of the first sample it did not evaluate,
-    /// and whether the one before it is such a sample (its choice not made yet). Only under the exact rules, with no
-    /// visits.
+    /// older than its previous one, until the end or until `events` holds `eventLimit` events; returns the index
+    /// of the first sample it did not evaluate. Only under the exact rules, with no selection and no visits.
     mutating func evaluateExactRun(
         devices: UnsafeBufferPointer<Int32>, latitudes: UnsafeBufferPointer<Double>,
         longitudes: UnsafeBufferPointer<Double>, times: UnsafeBufferPointer<Int64>, from start: Int,
         into events: inout [GeofenceEvent], eventLimit: Int
-    ) -> (next: Int, choosesAgain: Bool) {
+    ) -> Int {
         let stride = Int(self.stride)
         var i = start
-        var choosesAgain = false
-        guard events.count < eventLimit else { return (i, false) }
-        // Read at every sample, beside the rows held by pointer (a copy: its arrays retained once a run, not once a
-        // sample; nothing changes the selection until the run ends).
-        let selection = self.selection
+        guard events.count < eventLimit else { return i }
         rows.withUnsafeMutableBufferPointer { rows in
             Self.withSlotTables(&slots, polygons) { tables in
                 while i < devices.count {
@@ -84,22 +67,17 @@ extension MonitorState {
                     rows[row].longitude = longitude
                     i += 1
                     let movedSquared = rows[row].clearance.movedSquared(latitude: latitude, longitude: longitude)
-                    // Inside the disc no boundary crosses, every containment is as it was; outside it, test.
-                    if movedSquared >= Double(rows[row].clearance.radiusSquared) {
-                        Self.testSlots(
-                            of: &rows[row], movedSquared: movedSquared, device: device, latitude: latitude,
-                            longitude: longitude, time: Timestamp(microseconds: time), tables: tables, into: &events)
-                    }
-                    if selection?.refreshIsDue(row: row, latitude: latitude, longitude: longitude, time: time) == true {
-                        choosesAgain = true
-                        break
-                    }
+                    // Still inside the disc no boundary crosses: every containment is as it was.
+                    if movedSquared < Double(rows[row].clearance.radiusSquared) { continue }
+                    Self.testSlots(
+                        of: &rows[row], movedSquared: movedSquared, device: device, latitude: latitude,
+                        longitude: longitude, time: Timestamp(microseconds: time), tables: tables, into: &events)
                     // Only the slots' tests add events.
                     if events.count >= eventLimit { break }
                 }
             }
         }
         evaluatedCount += i - start
-        return (i, choosesAgain)
+        return i
     }
 }
