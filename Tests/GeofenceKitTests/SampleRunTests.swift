@@ -84,6 +84,28 @@ import Testing
         return all
     }
 
+    /// The columns through two fresh monitors of `state`, one call per sample and in batches: the same events,
+    /// counters and containments (every slot the profile allows); both monitors returned for the caller's checks.
+    static func bothWays(
+        _ state: () -> MonitorState, _ columns: Columns, devices: Int, profile: MonitoringProfile,
+        run: (stride: Int, batch: Int, limit: Int)
+    ) -> (single: MonitorState, batched: MonitorState) {
+        var single = state()
+        var batched = state()
+        let expected = oneByOne(&single, columns, stride: run.stride)
+        let events = Self.batched(&batched, columns, stride: run.stride, batch: run.batch, eventLimit: run.limit)
+        #expect(expected.count > 20)
+        #expect(events == expected, "\(profile)")
+        #expect(batched.evaluatedCount == single.evaluatedCount)
+        #expect(batched.outOfOrderCount == single.outOfOrderCount)
+        for device in 0..<Int32(devices) where Int(device) % run.stride == 1 % run.stride {
+            for slot in 0..<profile.settings.slotLimit {
+                #expect(batched.isInside(device: device, slot: slot) == single.isInside(device: device, slot: slot))
+            }
+        }
+        return (single, batched)
+    }
+
     @Test(arguments: MonitoringProfile.allCases, [(1, 4096, Int.max), (2, 7, Int.max), (1, 333, 3), (3, 50, 1)])
     func batchesGiveTheEventsOfOneSampleAtATime(profile: MonitoringProfile, run: (stride: Int, batch: Int, limit: Int)) {
         let devices = 24
@@ -91,21 +113,10 @@ import Testing
         func state() -> MonitorState {
             MonitorState(settings: profile.settings, stride: run.stride, seed: 3) { regions[Int($0)] }
         }
-        var single = state()
-        var batched = state()
-        let expected = Self.oneByOne(&single, columns, stride: run.stride)
-        let events = Self.batched(&batched, columns, stride: run.stride, batch: run.batch, eventLimit: run.limit)
-        #expect(expected.count > 20)
-        #expect(events == expected, "\(profile)")
-        #expect(batched.evaluatedCount == single.evaluatedCount)
-        #expect(batched.outOfOrderCount == single.outOfOrderCount)
+        let (single, batched) = Self.bothWays(
+            state, columns, devices: devices, profile: profile, run: (run.stride, run.batch, run.limit))
         #expect(batched.outOfOrderCount > 0)
         #expect(batched.deviceCount == single.deviceCount)
-        for device in 0..<Int32(devices) where Int(device) % run.stride == 1 % run.stride {
-            for slot in 0..<20 {
-                #expect(batched.isInside(device: device, slot: slot) == single.isInside(device: device, slot: slot))
-            }
-        }
     }
 
     /// The walk's regions as a shared catalog (480 circles of 1 m to 200 m), from a file (numbered as given) or
@@ -140,21 +151,10 @@ import Testing
                 from: catalog, settings: SelectionSettings(strategy: .nearest, refreshDistance: 150, refreshInterval: 60))
             return state
         }
-        var single = state()
-        var batched = state()
-        let expected = Self.oneByOne(&single, columns, stride: run.stride)
-        let events = Self.batched(&batched, columns, stride: run.stride, batch: run.batch, eventLimit: run.limit)
-        #expect(expected.count > 20)
-        #expect(events == expected, "\(profile)")
+        let (single, batched) = Self.bothWays(
+            state, columns, devices: devices, profile: profile, run: (run.stride, run.batch, run.limit))
         #expect(single.selectionSummary.refreshes > 50)
         #expect(batched.selectionSummary == single.selectionSummary)
-        #expect(batched.evaluatedCount == single.evaluatedCount)
-        #expect(batched.outOfOrderCount == single.outOfOrderCount)
         #expect(batched.exportState() == single.exportState())
-        for device in 0..<Int32(devices) where Int(device) % run.stride == 1 % run.stride {
-            for slot in 0..<profile.settings.slotLimit {
-                #expect(batched.isInside(device: device, slot: slot) == single.isInside(device: device, slot: slot))
-            }
-        }
     }
 }
