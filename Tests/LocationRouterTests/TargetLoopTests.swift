@@ -2,6 +2,7 @@ import Foundation
 import GeofenceKit
 import Synchronization
 import Testing
+import TestSupport
 @testable import LocationRouter
 import GeofenceFormats
 
@@ -36,6 +37,46 @@ import GeofenceFormats
         #expect(await poster.post(Array("{broken".utf8)) == false)
         #expect(collector.eventsReceived == 3)
         #expect(collector.badRequests == 1)
+    }
+
+    @Test func aBodyArrivingSecondsAfterItsHeadIsStillAnswered() async throws {
+        let collector = TargetEventCollector()
+        let listener = try HTTPListener(address: ListenAddress(host: "127.0.0.1", port: 0)) {
+            collector.handle(method: $0, path: $1, body: $2)
+        }
+        defer { listener.stop() }
+        let port = listener.address.port
+        let body = #"{"device":"a","region":"r","event":"enter","time":1795248000}"# + "\n"
+        let head = "POST /events HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+        // Longer than the listener's one-second receive timeout: a loaded machine or a slow link does this.
+        let answer = try await inBackground { try Self.exchange(port: port, parts: [head, body], pause: 1.5) }
+        #expect(answer.hasPrefix("HTTP/1.1 204"))
+        #expect(collector.eventsReceived == 1)
+    }
+
+    /// Sends `parts` over one connection to 127.0.0.1:`port`, `pause` seconds apart, and returns the first answer.
+    private static func exchange(port: UInt16, parts: [String], pause: Double) throws -> String {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(connected == 0)
+        var timeout = timeval(tv_sec: 300, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        for (index, part) in parts.enumerated() {
+            if index > 0 { Thread.sleep(forTimeInterval: pause) }
+            let bytes = Array(part.utf8)
+            try #require(send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count)
+        }
+        var answer = [UInt8](repeating: 0, count: 512)
+        let count = recv(fd, &answer, answer.count, 0)
+        return count > 0 ? String(decoding: answer[..<count], as: UTF8.self) : ""
     }
 
     @Test func theDriverKeepsEachDevicesSamplesInOrder() async throws {

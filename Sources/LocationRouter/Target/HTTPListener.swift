@@ -6,7 +6,8 @@ import Synchronization
 ///
 /// One thread accepts; each connection gets a thread of its own that answers its requests one after the other
 /// (keep-alive, `Content-Length` bodies up to ``maxBodyBytes``). `handle` decides each answer's status; the body of
-/// an answer is always empty. A malformed request is answered 400 and its connection closed. ``stop()`` closes
+/// an answer is always empty. A malformed request is answered 400 and its connection closed; a connection silent
+/// for ``idleSeconds`` (between requests or within one) is closed. ``stop()`` closes
 /// the listening socket and waits (boundedly) for the connections being answered.
 public final class HTTPListener: Sendable {
     /// Decides the status of a request from its method, path and body.
@@ -15,6 +16,8 @@ public final class HTTPListener: Sendable {
     public static let maxBodyBytes = 64 << 20
     /// Connections answered at once; more wait in the kernel's backlog.
     public static let maxConnections = 128
+    /// Seconds a connection may stay silent — between requests, or in the middle of one — before it is closed.
+    public static let idleSeconds = 30
 
     /// The address bound (with the port the kernel chose when 0 was asked for).
     public let address: ListenAddress
@@ -102,7 +105,7 @@ public final class HTTPListener: Sendable {
                 case .data: idle = 0
                 case .timeout:
                     idle += 1
-                    if idle >= 30 || (isStopped && buffer.isEmpty) { return }
+                    if idle >= Self.idleSeconds || (isStopped && buffer.isEmpty) { return }
                 case .closed: return
                 }
                 if buffer.count > 65_536 && buffer.firstRange(of: separator) == nil {
@@ -129,8 +132,17 @@ public final class HTTPListener: Sendable {
             }
             if headers["expect"]?.lowercased() == "100-continue" { sendAll(connection, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) }
             let bodyStart = headerEnd + separator.count
+            // A body may follow its head in later packets, seconds apart on a loaded machine or a slow link:
+            // wait for it as long as for a request, not one receive timeout.
+            var waited = 0
             while buffer.count - bodyStart < length {
-                guard case .data = receive(connection, into: &buffer) else { return }
+                switch receive(connection, into: &buffer) {
+                case .data: waited = 0
+                case .timeout:
+                    waited += 1
+                    if waited >= Self.idleSeconds { return }
+                case .closed: return
+                }
             }
             let body = Array(buffer[bodyStart..<(bodyStart + length)])
             buffer.removeSubrange(0..<(bodyStart + length))
