@@ -51,6 +51,8 @@ enum Files {
             }
         }
         warnings = kept
+        // Unmapping a large file takes the kernel milliseconds: the caller has regions to go on with meanwhile.
+        if data.count >= BackgroundRelease.minimumBytes { BackgroundRelease.release(consume data) }
         if case .failure(let error) = result { return error }
         return nil
     }

@@ -110,6 +110,39 @@ import GeofenceKit
         }
     }
 
+    /// Circle features only, so that the decoder takes them in long runs, with line feeds, CRLF, spaces and
+    /// non-ASCII text between and inside them, and `ending` after the last one.
+    private func circlesFile(features count: Int, ending: String) -> [UInt8] {
+        var text = "{\"type\":\"FeatureCollection\",\"features\":[ "
+        for index in 0..<count {
+            if index > 0 { text += [",", ",\n", " ,\r\n\t", "\n,\n\n  "][index % 4] }
+            let separator = index % 3 == 0 ? "\n  " : ""
+            text += "{\"type\":\"Feature\",\(separator)\"id\":\"ç-\(index)\",\"properties\":{\"radius\":\(index % 50 + 1),"
+                + "\"devices\":[\"dév-\(index / 20)\"]},\(separator)\"geometry\":{\"type\":\"Point\","
+                + "\"coordinates\":[\(Double(index % 360) - 179.5),\(Double(index % 170) / 2)]}}"
+        }
+        return Array((text + ending).utf8)
+    }
+
+    @Test(arguments: [
+        "\n]}\n",  // no error
+        " ,\n ]}",  // a trailing comma: an error just after the run
+        "  \n  ]  \n x",  // text after the collection
+        ",\n{\"type\":\"Feature\",\"id\":\"ç-3\",\"properties\":{\"radius\":2},\"geometry\":{\"type\":\"Point\","
+            + "\"coordinates\":[1,2]}}]}",  // a duplicate id after the run
+    ])
+    func takesLongRunsWithTheDecodersLinesAndColumns(ending: String) {
+        let bytes = circlesFile(features: 2_000, ending: ending)
+        let alone = decode(bytes) { _ in nil }
+        for (parts, partLength) in [(2, 4_096), (3, 65_536), (2, 1 << 20)] {
+            let ahead = decode(bytes) { CircleFeaturePrefetch($0, parts: parts, partLength: partLength, minimumBytes: 0) }
+            #expect(ahead.regions == alone.regions)
+            #expect(ahead.error == alone.error)
+        }
+        #expect(alone.regions.count >= 2_000)
+        #expect((alone.error == nil) == (ending == "\n]}\n"))
+    }
+
     @Test(arguments: [
         ("\"id\":\"c-200\"", "\"id\":\"c-100\""),  // a duplicate id, reported by the tree path
         ("\"radius\":201", "\"radius\":-201"),  // an invalid radius

@@ -25,23 +25,44 @@ import Synchronization
 /// While the decoder takes the features of one window (``partLength`` bytes per part), the next window is read on
 /// other threads, so memory holds two windows of features at a time. Call ``finish()`` before the bytes go away.
 struct CircleFeaturePrefetch {
-    /// A feature read ahead: where it ends, and how the scanner's line position moves across it. Its region is
-    /// in the part's ``RegionSlots``, at the same index.
+    /// A feature read ahead: where it ends, and where the feature after it starts. Its region is in the part's
+    /// ``RegionSlots``, at the same index.
+    ///
+    /// Both places are recorded with the scanner's line position there, so that the decoder moves past a run of
+    /// features without reading a byte of them: the bytes were read on another core, and reading even the one
+    /// after each feature again cost the decoder a cache miss per feature.
     struct Feature {
         var start: Int
-        var end: Int
+        /// Just after the feature's `}`.
+        var end: Place
+        /// Past the `,` after the feature and the whitespace around it, where the next feature starts; `nil` when
+        /// no comma follows.
+        var next: Place?
         /// ``FeatureIdentifiers/hash(_:)`` of the region's id, computed here rather than on the decoder's thread.
         var idHash: UInt64
-        /// The line feeds inside the feature.
+    }
+
+    /// A place after a feature's start, and how the scanner's line position moves from the start to it.
+    struct Place {
+        var offset: Int
+        /// The line feeds between the feature's start and here.
         var lineFeeds: Int
-        /// The scanner's ``JSONScanner/lineStart`` after the feature (when it has line feeds).
+        /// The scanner's ``JSONScanner/lineStart`` here (when there are line feeds).
         var lineStart: Int
-        /// The UTF-8 continuation bytes on the feature's last line (after its last line feed, or from its start).
+        /// The UTF-8 continuation bytes on the last line (after the last line feed, or from the feature's start).
         var continuationBytes: Int
 
-        /// Moves `scanner` (at the feature's start) to its end, with its line and column as if it had read it.
-        func skip(in scanner: inout JSONScanner) {
-            scanner.offset = end
+        /// Where `scanner` is after reading from a feature's start to here.
+        init(_ scanner: JSONScanner) {
+            offset = scanner.offset
+            lineFeeds = scanner.line - 1
+            lineStart = scanner.lineStart
+            continuationBytes = scanner.continuationBytes
+        }
+
+        /// Moves `scanner` (at the feature's start) here, with its line and column as if it had read the bytes.
+        func move(_ scanner: inout JSONScanner) {
+            scanner.offset = offset
             if lineFeeds > 0 {
                 scanner.line += lineFeeds
                 scanner.lineStart = lineStart
@@ -104,7 +125,8 @@ struct CircleFeaturePrefetch {
     ) -> Int {
         var taken = 0
         var afterLast = scanner
-        while findFeature(at: scanner.offset) {
+        var atNext = true
+        while atNext, findFeature(at: scanner.offset) {
             let index = cursor.index
             let feature = window[cursor.part].features[index]
             if index % Self.lookahead == 0 {
@@ -114,13 +136,17 @@ struct CircleFeaturePrefetch {
             let regions = window[cursor.part].regions
             guard admits(regions.id(index), feature.idHash) else { break }
             take(regions.take(index))
-            feature.skip(in: &scanner)
             cursor.index += 1
             taken += 1
+            let start = scanner
+            feature.end.move(&scanner)
             afterLast = scanner
-            scanner.skipWhitespace()
-            guard scanner.consume(UInt8(ascii: ",")) else { break }
-            scanner.skipWhitespace()
+            if let next = feature.next {
+                scanner = start
+                next.move(&scanner)
+            } else {
+                atNext = false
+            }
         }
         if taken > 0 { scanner = afterLast }
         return taken
@@ -247,18 +273,17 @@ struct CircleFeaturePrefetch {
                 next = nextBrace(in: bytes, from: candidate + 1, before: end)
                 continue
             }
-            part.features.append(
-                Feature(
-                    start: candidate, end: scanner.offset, idHash: idHash, lineFeeds: scanner.line - 1,
-                    lineStart: scanner.lineStart, continuationBytes: scanner.continuationBytes))
+            var feature = Feature(start: candidate, end: Place(scanner), idHash: idHash)
             // The next feature: `,` then `{`, with whitespace around.
             scanner.skipWhitespace()
             if scanner.consume(UInt8(ascii: ",")) {
                 scanner.skipWhitespace()
-                if scanner.peek() == UInt8(ascii: "{") {
-                    next = scanner.offset < end ? scanner.offset : nil
-                    continue
-                }
+                feature.next = Place(scanner)
+            }
+            part.features.append(feature)
+            if feature.next != nil, scanner.peek() == UInt8(ascii: "{") {
+                next = scanner.offset < end ? scanner.offset : nil
+                continue
             }
             next = nextBrace(in: bytes, from: scanner.offset, before: end)
         }

@@ -110,6 +110,10 @@ public enum GeoJSONRegionDecoder {
                     + "of features, one per region)", path: "type")
         }
         _ = try required(root, "features", path: "", hint: nil).array(path: "features")
+        // Megabytes of table for a large file: not released on this thread, which has regions to hand on.
+        if buffer.count >= BackgroundRelease.minimumBytes {
+            BackgroundRelease.release(&identifiers, leaving: FeatureIdentifiers(expected: 0))
+        }
     }
 
     // MARK: Features
