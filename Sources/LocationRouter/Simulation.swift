@@ -118,7 +118,9 @@ public struct Simulation: Sendable {
                 ? wiring.catalog.map { CoverageTracker(catalog: $0, isCatalogRegion: wiring.isCatalogRegion) } : nil
             return RegionMonitor(
                 state: state, progress: progress, shard: shard, sendsFinalState: snapshotsDuringRun,
-                recorder: RunRecorder(started: started, seed: configuration.seed), coverage: coverage)
+                recorder: RunRecorder(
+                    started: started, seed: configuration.seed, sampledDevices: configuration.sampledTracks),
+                coverage: coverage)
         }
         // Snapshots are written (and `fsync`ed) on a thread of their own, not on the cooperative pool.
         let snapshotWriter = statePath.map { _ in WriterThread(name: "location-router snapshot writer") }

@@ -34,6 +34,9 @@ public struct SimulationConfiguration: Sendable {
     public var selection = SelectionSettings()
     /// Whether to evaluate every catalog region exactly beside the monitors, for the report's `coverage`.
     public var coverage = false
+    /// How many devices' tracks the monitors sample for the report's map (``TrackSampler``); 0 samples none, for a
+    /// run whose report nobody reads (the sampler looks at every sample).
+    public var sampledTracks = 200
 
     public init(
         source: Source, regions: [Region]? = nil, settings: MonitorSettings = .exact, profile: String = "exact",

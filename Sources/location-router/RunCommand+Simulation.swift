@@ -74,6 +74,8 @@ extension RunCommand {
         configuration.partition = scenario.partition
         configuration.selection = scenario.selection
         configuration.coverage = scenario.coverage
+        // Without a report or its page, nothing draws the map's sampled tracks.
+        if scenario.report == nil && htmlPath == nil { configuration.sampledTracks = 0 }
         return configuration
     }
 
