@@ -15,9 +15,11 @@ final class RegionSlots: @unchecked Sendable {
     /// Whether each slot still holds its region (it does until ``take(_:)``).
     @exclusivity(unchecked) private var held: [Bool] = []
 
-    init() {
-        capacity = 64
-        base = .allocate(capacity: capacity)
+    /// Slots for `capacity` regions before they grow.
+    init(capacity: Int = 64) {
+        self.capacity = max(1, capacity)
+        base = .allocate(capacity: self.capacity)
+        held.reserveCapacity(self.capacity)
     }
 
     deinit {
