@@ -6,7 +6,7 @@ import Testing
 /// against the one-sample call: the same events, counters and answers, whatever the batches' bounds, the rules
 /// (the exact path's own loop, or the one-sample call for the richer profiles), the shard's stride, devices' first
 /// samples and samples out of order inside a batch, an event limit that stops a batch part way, and devices that
-/// choose from a shared catalog (which take the one-sample call).
+/// choose from a shared catalog (the exact loop stopping where one chooses again).
 @Suite struct SampleRunTests {
     /// The walk of ``BoundaryClearanceTests/walk(around:devices:steps:seed:)`` as columns, 5 s per round, with every
     /// 97th sample moved 10 s back in time (out of order) and every 13th given an accuracy.
@@ -121,12 +121,15 @@ import Testing
 
     /// The walk's regions as a shared catalog (480 circles of 1 m to 200 m), from a file (numbered as given) or
     /// generated (numbered in tree order, whose refreshes start bounded by the regions monitored); each device
-    /// also has one region of its own.
+    /// also has one region of its own. Devices choose again after 150 m, and every 60 s or never.
     @Test(
         arguments: MonitoringProfile.allCases,
-        [(1, 4096, Int.max, false), (1, 4096, Int.max, true), (2, 7, Int.max, true), (1, 333, 3, false)])
+        [
+            (1, 4096, Int.max, false, 60), (1, 4096, Int.max, true, 60), (2, 7, Int.max, true, 60),
+            (1, 333, 3, false, 60), (1, 4096, Int.max, true, nil), (2, 5, 2, false, nil),
+        ] as [(Int, Int, Int, Bool, Double?)])
     func devicesChoosingFromACatalogGiveTheEventsOfOneSampleAtATime(
-        profile: MonitoringProfile, run: (stride: Int, batch: Int, limit: Int, generated: Bool)
+        profile: MonitoringProfile, run: (stride: Int, batch: Int, limit: Int, generated: Bool, interval: Double?)
     ) {
         let devices = 24
         let (regions, columns) = Self.columns(latitude: -33.9, devices: devices)
@@ -148,7 +151,7 @@ import Testing
                 run.generated
                 ? SharedCatalog(generated: CatalogIndex(shapes)) : SharedCatalog(index: CatalogIndex(shapes)) { all[Int($0)] }
             state.selectRegions(
-                from: catalog, settings: SelectionSettings(strategy: .nearest, refreshDistance: 150, refreshInterval: 60))
+                from: catalog, settings: SelectionSettings(strategy: .nearest, refreshDistance: 150, refreshInterval: run.interval))
             return state
         }
         let (single, batched) = Self.bothWays(

@@ -2,7 +2,7 @@ import Foundation
 
 /// What a ``MonitorState`` keeps to choose each device's regions from a shared catalog: the catalog, the
 /// strategy, each device's block of slots and where it last chose, and counts for the report.
-struct CatalogSelection: Sendable {
+struct CatalogSelection: Sendable, RefreshCheck {
     let catalog: SharedCatalog
     let settings: SelectionSettings
 
@@ -62,6 +62,23 @@ struct CatalogSelection: Sendable {
 
     /// a²/b of WGS84, the largest radius of curvature, rounded up.
     static let polarRadius = 6_399_593.63
+
+    /// Whether the device of `row` chooses again at this sample: it has moved `refreshDistance` from where it last
+    /// chose (at exactly that distance too), or `refreshInterval` has passed since. Called at every sample, so it
+    /// reads scalars only, and the checked distance only where ``isSurelyNear(row:latitude:longitude:distance:)``
+    /// cannot tell.
+    @inline(__always)
+    func isDue(row: Int, latitude: Double, longitude: Double, time: Int64) -> Bool {
+        guard row < capacity.count else { return false }
+        let refreshDistance = settings.refreshDistance
+        if !isSurelyNear(row: row, latitude: latitude, longitude: longitude, distance: refreshDistance),
+            anchor[row].decideOnCentreDistance(latitude: latitude, longitude: longitude, { $0 >= refreshDistance })
+        {
+            return true
+        }
+        guard let interval = settings.refreshInterval else { return false }
+        return time - chosenAt[row] >= Int64(interval * 1e6)
+    }
 
     mutating func grow(toInclude row: Int) {
         guard row >= ownCount.count else { return }

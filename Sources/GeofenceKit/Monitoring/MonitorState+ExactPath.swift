@@ -63,7 +63,7 @@ extension MonitorState {
     /// moves to the sample with the smallest clearance left.
     ///
     /// Static, with the table's arrays as arguments, so that a caller holding the records and the rows by pointer
-    /// (``evaluateExactRun(devices:latitudes:longitudes:times:from:into:eventLimit:)``) can call it. Out of line:
+    /// (``exactRun(devices:latitudes:longitudes:times:from:into:eventLimit:refresh:)``) can call it. Out of line:
     /// the samples that stay in their disc then run through a small loop.
     @inline(never)
     static func testSlots(

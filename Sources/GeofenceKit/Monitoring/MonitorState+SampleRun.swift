@@ -2,11 +2,14 @@
 /// samples as columns.
 ///
 /// The same events, counters and state as ``MonitorState/evaluate(device:latitude:longitude:time:accuracy:into:)``
-/// called on each sample in turn. Under the exact rules (no rich path, no catalog selection, no visits) the
-/// samples of registered devices, in order, run through one tight loop (``MonitorState/evaluateExactRun(devices:latitudes:longitudes:times:from:into:eventLimit:)``)
+/// called on each sample in turn. Under the exact rules (no rich path, no visits) the samples of registered
+/// devices, in order, run through one tight loop (``MonitorState/exactRun(devices:latitudes:longitudes:times:from:into:eventLimit:refresh:)``)
 /// that holds the rows and the slots' records by pointer: a sample that stays in its device's disc then costs
-/// its distance bound and the row's update, with none of the per-sample call's set-up. Any other sample (a
-/// device's first, one out of order, or every sample under the richer rules) takes the one-sample call.
+/// its distance bound and the row's update, with none of the per-sample call's set-up. Devices choosing from a
+/// catalog run through the same loop compiled a second time with their refresh check (``RefreshCheck``), which
+/// stops it at a sample where the device chooses again; the call makes the choice and resumes. Without a
+/// selection the loop is compiled with no check at all. Any other sample (a device's first, one out of order, or
+/// every sample under the richer rules) takes the one-sample call.
 extension MonitorState {
     /// Evaluates the samples `start...` of the columns (one element per sample; `accuracies`, where given, in
     /// metres with NaN for none) in order, until the end or until `events` holds `eventLimit` events; returns
@@ -21,10 +24,24 @@ extension MonitorState {
         precondition(
             latitudes.count == count && longitudes.count == count && times.count == count
                 && (accuracies?.count ?? count) == count, "the columns differ in length")
-        let exact = !isRich && selection == nil && visits == nil
+        let exact = !isRich && visits == nil
         var i = start
         while i < count && events.count < eventLimit {
-            if exact {
+            if exact && selection != nil {
+                let run = evaluateChoosingRun(
+                    devices: devices, latitudes: latitudes, longitudes: longitudes, times: times, from: i, into: &events,
+                    eventLimit: eventLimit)
+                i = run.next
+                if run.choosesAgain {
+                    // The run's last sample is one where its device chooses again, as the one-sample call would.
+                    let k = i - 1
+                    refreshSelection(
+                        device: devices[k], row: row(of: devices[k]), latitude: latitudes[k], longitude: longitudes[k],
+                        time: Timestamp(microseconds: times[k]), into: &events)
+                    continue
+                }
+                guard i < count && events.count < eventLimit else { break }
+            } else if exact {
                 i = evaluateExactRun(
                     devices: devices, latitudes: latitudes, longitudes: longitudes, times: times, from: i, into: &events,
                     eventLimit: eventLimit)
@@ -40,17 +57,51 @@ extension MonitorState {
         return i
     }
 
-    /// The exact path's loop: evaluates samples from `start` while each belongs to a registered device and is not
-    /// older than its previous one, until the end or until `events` holds `eventLimit` events; returns the index
-    /// of the first sample it did not evaluate. Only under the exact rules, with no selection and no visits.
+    /// The exact path's loop without a selection (``exactRun(devices:latitudes:longitudes:times:from:into:eventLimit:refresh:)``
+    /// with no refresh check); returns the index of the first sample it did not evaluate.
     mutating func evaluateExactRun(
         devices: UnsafeBufferPointer<Int32>, latitudes: UnsafeBufferPointer<Double>,
         longitudes: UnsafeBufferPointer<Double>, times: UnsafeBufferPointer<Int64>, from start: Int,
         into events: inout [GeofenceEvent], eventLimit: Int
     ) -> Int {
+        exactRun(
+            devices: devices, latitudes: latitudes, longitudes: longitudes, times: times, from: start, into: &events,
+            eventLimit: eventLimit, refresh: NoRefresh()
+        ).next
+    }
+
+    /// The exact path's loop for devices choosing from a catalog: it stops after a sample where the device is due to
+    /// choose again (`choosesAgain`; the caller makes the choice).
+    mutating func evaluateChoosingRun(
+        devices: UnsafeBufferPointer<Int32>, latitudes: UnsafeBufferPointer<Double>,
+        longitudes: UnsafeBufferPointer<Double>, times: UnsafeBufferPointer<Int64>, from start: Int,
+        into events: inout [GeofenceEvent], eventLimit: Int
+    ) -> (next: Int, choosesAgain: Bool) {
+        // A copy for the run's checks (its arrays retained once a run, not once a sample), released before the
+        // choice writes to the selection.
+        exactRun(
+            devices: devices, latitudes: latitudes, longitudes: longitudes, times: times, from: start, into: &events,
+            eventLimit: eventLimit, refresh: selection.unsafelyUnwrapped)
+    }
+
+    /// The exact path's loop: evaluates samples from `start` while each belongs to a registered device and is not
+    /// older than its previous one, until the end, until `events` holds `eventLimit` events, or until `refresh`
+    /// says a device is due to choose again; returns the index of the first sample it did not evaluate, and
+    /// whether the one before it is such a sample (evaluated, its choice not made yet). Only under the exact
+    /// rules, with no visits.
+    ///
+    /// Generic so that each caller gets its own copy: with ``NoRefresh`` the check folds away and a sample that
+    /// stays in its disc costs what it did before selections took this loop.
+    @inline(__always)
+    mutating func exactRun<Refresh: RefreshCheck>(
+        devices: UnsafeBufferPointer<Int32>, latitudes: UnsafeBufferPointer<Double>,
+        longitudes: UnsafeBufferPointer<Double>, times: UnsafeBufferPointer<Int64>, from start: Int,
+        into events: inout [GeofenceEvent], eventLimit: Int, refresh: Refresh
+    ) -> (next: Int, choosesAgain: Bool) {
         let stride = Int(self.stride)
         var i = start
-        guard events.count < eventLimit else { return i }
+        var choosesAgain = false
+        guard events.count < eventLimit else { return (i, false) }
         rows.withUnsafeMutableBufferPointer { rows in
             Self.withSlotTables(&slots, polygons) { tables in
                 while i < devices.count {
@@ -67,17 +118,29 @@ extension MonitorState {
                     rows[row].longitude = longitude
                     i += 1
                     let movedSquared = rows[row].clearance.movedSquared(latitude: latitude, longitude: longitude)
-                    // Still inside the disc no boundary crosses: every containment is as it was.
-                    if movedSquared < Double(rows[row].clearance.radiusSquared) { continue }
-                    Self.testSlots(
-                        of: &rows[row], movedSquared: movedSquared, device: device, latitude: latitude,
-                        longitude: longitude, time: Timestamp(microseconds: time), tables: tables, into: &events)
-                    // Only the slots' tests add events.
-                    if events.count >= eventLimit { break }
+                    // Outside the disc no boundary crosses, test; inside it every containment is as it was.
+                    if movedSquared >= Double(rows[row].clearance.radiusSquared) {
+                        Self.testSlots(
+                            of: &rows[row], movedSquared: movedSquared, device: device, latitude: latitude,
+                            longitude: longitude, time: Timestamp(microseconds: time), tables: tables, into: &events)
+                        // Only the slots' tests add events.
+                        if events.count >= eventLimit {
+                            choosesAgain = refresh.isDue(row: row, latitude: latitude, longitude: longitude, time: time)
+                            break
+                        }
+                    }
+                    if refresh.isDue(row: row, latitude: latitude, longitude: longitude, time: time) {
+                        choosesAgain = true
+                        break
+                    }
                 }
             }
         }
         evaluatedCount += i - start
-        return i
+        return (i, choosesAgain)
     }
+
+    /// The row of a device in this table.
+    @inline(__always)
+    func row(of device: Int32) -> Int { stride == 1 ? Int(device) : Int(device / stride) }
 }

@@ -164,16 +164,18 @@ extension MonitorState {
     ) {
         // Called at every sample: the check reads scalars only. Binding the catalog (its index's arrays and
         // closures) before it knew a choice was due cost a quarter of a `nearest` run in reference counting.
-        guard let settings = selection?.settings, row < selection?.capacity.count ?? 0 else { return }
-        let refreshDistance = settings.refreshDistance
-        let surelyNear = selection?.isSurelyNear(row: row, latitude: latitude, longitude: longitude, distance: refreshDistance) ?? true
-        var due = !surelyNear && selection?.anchor[row].decideOnCentreDistance(latitude: latitude, longitude: longitude) {
-            $0 >= refreshDistance
-        } ?? false
-        if !due, let interval = settings.refreshInterval, let chosenAt = selection?.chosenAt[row] {
-            due = time.microseconds - chosenAt >= Int64(interval * 1e6)
-        }
-        guard due, let catalog = selection?.catalog else { return }
+        guard selection?.isDue(row: row, latitude: latitude, longitude: longitude, time: time.microseconds) == true
+        else { return }
+        refreshSelection(device: device, row: row, latitude: latitude, longitude: longitude, time: time, into: &events)
+    }
+
+    /// Chooses again at this sample, which was evaluated against the regions monitored so far and at which the
+    /// device is due to (``CatalogSelection/isDue(row:latitude:longitude:time:)``): the regions no longer among the
+    /// nearest leave the device's block and the new ones register.
+    mutating func refreshSelection(
+        device: Int32, row: Int, latitude: Double, longitude: Double, time: Timestamp, into events: inout [GeofenceEvent]
+    ) {
+        guard let catalog = selection?.catalog else { return }
         let own = Int(selection?.ownCount[row] ?? 0)
         let wanted = Int(selection?.capacity[row] ?? 0) - own
         let start = Int(rows[row].slotStart)
