@@ -5,11 +5,17 @@
 /// on every run.
 public struct RegionCatalog: Sendable {
     public let regions: [Region]
+    /// The regions' ids, in file order.
+    public let identifiers: [String]
     private let everyDevice: [Int32]
     private let byDevice: [ExactName: [Int32]]
 
+    /// Files the regions in one pass, taking their ids in the same pass: the regions of a large file (200,000
+    /// of them, 37 MB) are far larger than the caches, and each pass waits for memory, before the first sample.
     public init(regions: [Region]) {
         self.regions = regions
+        var identifiers: [String] = []
+        identifiers.reserveCapacity(regions.count)
         var everyDevice: [Int32] = []
         var byDevice: [ExactName: [Int32]] = [:]
         // Files list a device's regions together: a run of consecutive regions naming the same one device is
@@ -20,6 +26,7 @@ public struct RegionCatalog: Sendable {
             byDevice[run.device, default: []].append(contentsOf: Int32(run.start)..<Int32(end))
         }
         for index in regions.indices {
+            identifiers.append(regions[index].id)
             guard let devices = regions[index].devices else {
                 file(run, until: index)
                 run = nil
@@ -27,6 +34,9 @@ public struct RegionCatalog: Sendable {
                 continue
             }
             if devices.count == 1 {
+                // The very list of the region before (a decoder shares one device's list among its regions): the
+                // run's device, without comparing names.
+                if run != nil, Self.sharesStorage(devices, regions[index - 1].devices) { continue }
                 let device = ExactName(devices[0])
                 if run?.device == device { continue }
                 file(run, until: index)
@@ -38,11 +48,18 @@ public struct RegionCatalog: Sendable {
             for device in Set(devices.map(ExactName.init)) { byDevice[device, default: []].append(Int32(index)) }
         }
         file(run, until: regions.count)
+        self.identifiers = identifiers
         self.everyDevice = everyDevice
         self.byDevice = byDevice
     }
 
-    public var identifiers: [String] { regions.map(\.id) }
+    /// Whether `list` and `other` are one array's storage, so the same elements.
+    private static func sharesStorage(_ list: [String], _ other: [String]?) -> Bool {
+        guard let other, list.count == other.count else { return false }
+        return list.withUnsafeBufferPointer { left in
+            other.withUnsafeBufferPointer { right in left.baseAddress == right.baseAddress }
+        }
+    }
 
     /// The region at `index` (file order) as a monitor registers it. Made when a device registers it (on the
     /// pipeline's threads) rather than for the whole file up front: a file of 200,000 regions would otherwise

@@ -33,6 +33,23 @@ import Testing
         #expect(catalog.sharedCount == 2)
     }
 
+    /// Regions sharing one list array (as the GeoJSON decoder shares a device's list among its regions) are filed
+    /// as regions with lists of their own are, including a list shared across an interruption.
+    @Test func regionsSharingOneListArray() throws {
+        let a = ["a"]
+        let b = ["b"]
+        let ids = ["a0", "a1", "b0", "a2", "all", "a3", "b1", "b2"]
+        let lists: [[String]?] = [a, a, b, a, nil, a, b, b]
+        let shared = RegionCatalog(regions: try zip(ids, lists).map { try Self.region($0, $1) })
+        let separate = RegionCatalog(regions: try zip(ids, lists).map { try Self.region($0, $1.map { list in list.map { $0 } }) })
+        for catalog in [shared, separate] {
+            #expect(Self.ids(catalog.ownRegions(forDevice: "a"), in: catalog) == ["a0", "a1", "a2", "a3"])
+            #expect(Self.ids(catalog.ownRegions(forDevice: "b"), in: catalog) == ["b0", "b1", "b2"])
+            #expect(Self.ids(catalog.regions(forDevice: "b"), in: catalog) == ["b0", "all", "b1", "b2"])
+            #expect(catalog.identifiers == ids)
+        }
+    }
+
     @Test func aFileThatEndsInARunAndOneWithoutDeviceLists() throws {
         let bound = RegionCatalog(regions: [try Self.region("x0", ["x"]), try Self.region("x1", ["x"])])
         #expect(Self.ids(bound.regions(forDevice: "x"), in: bound) == ["x0", "x1"])
