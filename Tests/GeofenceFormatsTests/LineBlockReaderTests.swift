@@ -7,8 +7,13 @@ import GeofenceKit
 @Suite struct LineBlockReaderTests {
     /// The lines of `text` as the reader's blocks hold them, each as `number:text` (or `number:<too long>`), read
     /// in pieces of `readSize` bytes at most.
-    static func lines(_ text: String, readSize: Int, blockSize: Int = 16, maxLineLength: Int = 1 << 20) -> [String] {
-        var reader = LineBlockReader(blockSize: blockSize, maxLineLength: maxLineLength)
+    /// With `recycling`, each block's bytes go back to the reader once read, followed by bytes of no line (a
+    /// recycled buffer holds what its last block left, and may be longer or shorter than the next block needs).
+    static func lines(
+        _ text: String, readSize: Int, blockSize: Int = 16, maxLineLength: Int = 1 << 20, recycling: Bool = false
+    ) -> [String] {
+        let buffers = recycling ? SampleBufferPool() : nil
+        var reader = LineBlockReader(blockSize: blockSize, maxLineLength: maxLineLength, buffers: buffers)
         let bytes = Array(text.utf8)
         var offset = 0
         var lines: [String] = []
@@ -31,6 +36,8 @@ import GeofenceKit
                         line.count > maxLineLength
                             ? "\(firstLine + k):<too long>" : "\(firstLine + k):" + String(decoding: line, as: UTF8.self))
                 }
+                let leftovers = Array(repeating: UInt8(ascii: "#"), count: lines.count % 3 * 5)
+                buffers?.recycle(DecodedSampleBlock(bytes: bytes + leftovers, capacity: 0))
             }
         }
         return lines
@@ -46,6 +53,22 @@ import GeofenceKit
                         == LineSplitterTests.split(text, chunkSize: readSize), "\(text.debugDescription) \(blockSize)")
             }
         }
+    }
+
+    @Test(arguments: [1, 3, 1000])
+    func recycledBuffersGiveTheSameLines(readSize: Int) {
+        let texts = ["a,b\r\n\nccc\nlast", "\n", "x\ny\n\n\nz", String(repeating: "0123456789\n", count: 40)]
+        for text in texts {
+            for blockSize in [1, 5, 16, 4096] {
+                #expect(
+                    Self.lines(text, readSize: readSize, blockSize: blockSize, recycling: true)
+                        == Self.lines(text, readSize: readSize, blockSize: blockSize), "\(text.debugDescription) \(blockSize)")
+            }
+        }
+        let long = "ok\n" + String(repeating: "x", count: 100) + "\nafter\n" + String(repeating: "y", count: 30)
+        #expect(
+            Self.lines(long, readSize: 4, blockSize: 16, maxLineLength: 10, recycling: true)
+                == ["1:ok", "2:<too long>", "3:after", "4:<too long>"])
     }
 
     @Test(arguments: [1, 4, 64])

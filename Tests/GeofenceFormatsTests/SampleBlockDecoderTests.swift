@@ -103,6 +103,21 @@ import GeofenceKit
         #expect((0..<block.count).contains { block.name(of: $0).contains("\"") })
     }
 
+    /// A block decoded into a finished block's recycled samples (which still hold that block's values) is the block
+    /// decoded afresh.
+    @Test(arguments: [false, true])
+    func aBlockDecodesIntoRecycledSamplesAsIntoFreshOnes(csv: Bool) throws {
+        let header = try CSVSampleHeader("device,lat,lon,time,accuracy")
+        let format: SampleBlockDecoder.Format = csv ? .csv(header) : .ndjson
+        let buffers = SampleBufferPool()
+        let first = Array(text(2_000, csv: csv).utf8)
+        let second = Array(text(500, csv: csv).utf8)
+        buffers.recycle(SampleBlockDecoder.decode(first, firstLine: 1, as: format, maxLineLength: 120))
+        let recycled = SampleBlockDecoder.decode(second, firstLine: 7, as: format, maxLineLength: 120, buffers: buffers)
+        let fresh = SampleBlockDecoder.decode(second, firstLine: 7, as: format, maxLineLength: 120)
+        #expect(describe(recycled) == describe(fresh))
+    }
+
     @Test func decodingFromAnOffsetKeepsTheLinesNumbers() throws {
         let header = try CSVSampleHeader("device,lat,lon,time")
         let text = "device,lat,lon,time\na,25.5,121.5,1795248000\nb,95,121.5,1795248000\n"

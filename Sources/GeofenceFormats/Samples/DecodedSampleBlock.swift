@@ -39,9 +39,12 @@ public struct DecodedSampleBlock: Sendable {
 
     public var count: Int { samples.count }
 
-    init(bytes: [UInt8], capacity: Int) {
+    /// - Parameter samples: an empty array to fill (a finished block's, whose storage is kept when nothing else
+    ///   holds it: it is moved in, not copied).
+    init(bytes: [UInt8], samples: consuming [Sample] = [], capacity: Int) {
         self.bytes = bytes
-        samples.reserveCapacity(capacity)
+        self.samples = consume samples
+        self.samples.reserveCapacity(capacity)
     }
 
     /// The name of sample `index`'s device.

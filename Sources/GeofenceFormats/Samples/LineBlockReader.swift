@@ -1,8 +1,9 @@
 /// Cuts a byte stream into blocks of whole lines, each of which can be decoded apart from the others (on another
 /// core), with bounded memory.
 ///
-/// Each block is read straight into its own buffer, behind the unfinished line the previous block left over, and
-/// cut after its last line feed: the bytes are copied only for that one unfinished line. A block knows the number
+/// Each block is read straight into its own buffer (one that a finished block gave back to `buffers`, when there is
+/// one: see ``SampleBufferPool``), behind the unfinished line the previous block left over, and cut after its last
+/// line feed: the bytes are copied only for that one unfinished line. A block knows the number
 /// of its first line, so errors name the lines of the stream. A line longer than `maxLineLength` bytes is
 /// reported as ``LineBlock/tooLong(line:)`` and skipped without being held once it outgrows a block; a shorter
 /// block holding such a line whole is the decoder's to reject (``SampleBlockDecoder``), as ``LineSplitter`` does.
@@ -10,6 +11,8 @@ public struct LineBlockReader: Sendable {
     /// How many bytes each read asks for.
     public let blockSize: Int
     public let maxLineLength: Int
+    /// Where recycled buffers come from, if anywhere.
+    private let buffers: SampleBufferPool?
     /// The start of a line whose end has not been read yet.
     private var carry: [UInt8] = []
     /// Whether the rest of a too-long line is being skipped.
@@ -17,9 +20,10 @@ public struct LineBlockReader: Sendable {
     private var nextLine = 1
     private var atEnd = false
 
-    public init(blockSize: Int = 1 << 18, maxLineLength: Int = 1 << 20) {
+    public init(blockSize: Int = 1 << 18, maxLineLength: Int = 1 << 20, buffers: SampleBufferPool? = nil) {
         self.blockSize = max(1, blockSize)
         self.maxLineLength = maxLineLength
+        self.buffers = buffers
     }
 
     /// The next block, `nil` after the last one.
@@ -29,10 +33,26 @@ public struct LineBlockReader: Sendable {
         while !atEnd {
             let kept = carry.count
             var readCount = 0
-            var buffer = try [UInt8](unsafeUninitializedCapacity: kept + blockSize) { buffer, initialized in
-                _ = UnsafeMutableBufferPointer(rebasing: buffer[..<kept]).initialize(from: carry)
-                readCount = try read(UnsafeMutableBufferPointer(rebasing: buffer[kept...]))
-                initialized = kept + readCount
+            var buffer = buffers?.takeBytes() ?? []
+            if buffer.isEmpty {
+                buffer = try [UInt8](unsafeUninitializedCapacity: kept + blockSize) { buffer, initialized in
+                    _ = UnsafeMutableBufferPointer(rebasing: buffer[..<kept]).initialize(from: carry)
+                    readCount = try read(UnsafeMutableBufferPointer(rebasing: buffer[kept...]))
+                    initialized = kept + readCount
+                }
+            } else {
+                // A recycled buffer: its old bytes are overwritten; only a shortfall is zeroed first.
+                let size = kept + blockSize
+                if buffer.count < size {
+                    buffer.append(contentsOf: repeatElement(0, count: size - buffer.count))
+                } else {
+                    buffer.removeLast(buffer.count - size)
+                }
+                readCount = try buffer.withUnsafeMutableBufferPointer { buffer in
+                    _ = UnsafeMutableBufferPointer(rebasing: buffer[..<kept]).update(fromContentsOf: carry)
+                    return try read(UnsafeMutableBufferPointer(rebasing: buffer[kept...]))
+                }
+                buffer.removeLast(blockSize - readCount)
             }
             carry = []
             guard readCount > 0 else {

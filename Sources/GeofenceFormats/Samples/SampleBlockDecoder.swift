@@ -23,12 +23,16 @@ public enum SampleBlockDecoder {
     }
 
     /// Decodes the lines of `bytes` from offset `start`, whose line is number `firstLine`.
-    /// - Parameter maxLineLength: lines longer than this are rejected as ``SampleRejection/lineTooLong``.
+    /// - Parameters:
+    ///   - maxLineLength: lines longer than this are rejected as ``SampleRejection/lineTooLong``.
+    ///   - buffers: where to take the samples' array from (a finished block's), if anywhere.
     public static func decode(
-        _ bytes: [UInt8], from start: Int = 0, firstLine: Int, as format: Format, maxLineLength: Int
+        _ bytes: [UInt8], from start: Int = 0, firstLine: Int, as format: Format, maxLineLength: Int,
+        buffers: SampleBufferPool? = nil
     ) -> DecodedSampleBlock {
         // About 60 bytes per CSV sample and 90 per NDJSON one: reserving for that avoids regrowing the columns.
-        var block = DecodedSampleBlock(bytes: bytes, capacity: (bytes.count - start) / 48 + 1)
+        var block = DecodedSampleBlock(
+            bytes: bytes, samples: buffers?.takeSamples() ?? [], capacity: (bytes.count - start) / 48 + 1)
         // Names that are not the line's own bytes (escapes, doubled quotes), and the samples they belong to.
         var decodedNames: [UInt8] = []
         var decodedNameSamples: [Int] = []

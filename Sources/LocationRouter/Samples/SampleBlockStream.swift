@@ -33,6 +33,9 @@ final class SampleBlockStream: Sendable {
     private let continuation: AsyncThrowingStream<Item, any Error>.Continuation
     /// How blocks are decoded, once the preamble has told it.
     private let format: Mutex<SampleBlockDecoder.Format?>
+    /// The buffers of blocks the router has finished with (``SampleBufferPool/recycle(_:)``), which the reader and
+    /// the decoders fill again.
+    let buffers = SampleBufferPool()
 
     /// How many bytes each read asks for.
     static let blockSize = 1 << 18
@@ -56,7 +59,7 @@ final class SampleBlockStream: Sendable {
         self.descriptor = descriptor
         self.readAhead = Mutex(readAhead)
         let thread = Thread { [self] in
-            var reader = LineBlockReader(blockSize: blockSize, maxLineLength: maxLineLength)
+            var reader = LineBlockReader(blockSize: blockSize, maxLineLength: maxLineLength, buffers: buffers)
             while true {
                 permits.wait()
                 let block: LineBlock?
@@ -73,8 +76,9 @@ final class SampleBlockStream: Sendable {
                 let item: Item
                 if case .lines(let bytes, let firstLine, _) = block, let format = self.format.withLock({ $0 }) {
                     item = .decoding(
-                        Task.detached {
-                            SampleBlockDecoder.decode(bytes, firstLine: firstLine, as: format, maxLineLength: maxLineLength)
+                        Task.detached { [buffers] in
+                            SampleBlockDecoder.decode(
+                                bytes, firstLine: firstLine, as: format, maxLineLength: maxLineLength, buffers: buffers)
                         })
                 } else {
                     // The router reads this block's preamble (and reports its errors); when it reads without

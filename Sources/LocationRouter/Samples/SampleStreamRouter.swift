@@ -60,12 +60,17 @@ struct SampleStreamRouter {
         let blocks = input.blocks()
         // A stop ends the input where it is: what was read is still decoded and evaluated.
         stop?.onRequest { blocks.finish() }
+        // The block routed last, whose buffers go back to the reader and decoders once the task that decoded it,
+        // which holds it too, is gone: at the next block.
+        var routed: DecodedSampleBlock?
         for try await item in blocks.items {
+            if let block = routed.take() { blocks.buffers.recycle(block) }
             switch item {
             case .decoding(let task):
                 let decoded = await task.value
                 blocks.consumed()
                 try await take(decoded, send: send)
+                routed = decoded
             case .undecoded(let block):
                 blocks.consumed()
                 try await take(block, from: blocks, send: send)
