@@ -195,23 +195,32 @@ public struct CatalogIndex: Sendable {
     /// barely overlapping leaves (a Z-order curve's jumps made leaves that spanned far apart halves: queries opened
     /// twice the leaves).
     static func curveKey(latitude: Double, longitude: Double) -> UInt64 {
-        func quantize(_ value: Double, _ low: Double, _ span: Double) -> UInt64 {
+        @inline(__always) func quantize(_ value: Double, _ low: Double, _ span: Double) -> UInt64 {
             let unit = (value - low) / span
             guard unit.isFinite else { return 0 }
             return UInt64(min(max(unit, 0), 1) * Double((1 << 20) - 1))
         }
-        var wrapped = longitude.truncatingRemainder(dividingBy: 360)
-        if wrapped >= 180 { wrapped -= 360 } else if wrapped < -180 { wrapped += 360 }
-        let x = quantize(wrapped, -180, 360), y = quantize(latitude, -90, 180)
-        // Four levels of the curve at a time, from the top: a table lookup each instead of four branchy steps.
-        var d: UInt64 = 0
-        var state = 0
-        for shift in stride(from: 16, through: 0, by: -4) {
-            let step = curveSteps[state << 8 | Int((x >> shift) & 0xF) << 4 | Int((y >> shift) & 0xF)]
-            d = d << 8 | UInt64(step >> 2)
-            state = Int(step & 3)
+        // In [−180, 180) the remainder is the longitude itself: the division only outside (NaN included).
+        var wrapped = longitude
+        if !(wrapped >= -180 && wrapped < 180) {
+            wrapped = longitude.truncatingRemainder(dividingBy: 360)
+            if wrapped >= 180 { wrapped -= 360 } else if wrapped < -180 { wrapped += 360 }
         }
-        return d
+        let x = quantize(wrapped, -180, 360), y = quantize(latitude, -90, 180)
+        // Four levels of the curve at a time, from the top: a table lookup each instead of four branchy steps. The
+        // table by pointer: a lazy global read once per key, not once per lookup (an index below 4 << 8 is in it).
+        return curveSteps.withUnsafeBufferPointer { steps in
+            var d: UInt64 = 0
+            var state = 0
+            var shift = 16
+            while shift >= 0 {
+                let step = steps[state << 8 | Int((x >> UInt64(shift)) & 0xF) << 4 | Int((y >> UInt64(shift)) & 0xF)]
+                d = d << 8 | UInt64(step >> 2)
+                state = Int(step & 3)
+                shift -= 4
+            }
+            return d
+        }
     }
 
     /// The Hilbert curve four levels at a time: for a state and four bits each of x (high nibble) and y, the
