@@ -50,12 +50,22 @@ import GeofenceFormats
         let head = "POST /events HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
         // Longer than the listener's one-second receive timeout: a loaded machine or a slow link does this.
         let answer = try await inBackground { try Self.exchange(port: port, parts: [head, body], pause: 1.5) }
-        #expect(answer.hasPrefix("HTTP/1.1 204"))
+        #expect(String(decoding: answer ?? [], as: UTF8.self).hasPrefix("HTTP/1.1 204"))
         #expect(collector.eventsReceived == 1)
     }
 
-    /// Sends `parts` over one connection to 127.0.0.1:`port`, `pause` seconds apart, and returns the first answer.
-    private static func exchange(port: UInt16, parts: [String], pause: Double) throws -> String {
+    @Test func aSilentConnectionIsClosedAfterTheIdleLimit() async throws {
+        let listener = try HTTPListener(address: ListenAddress(host: "127.0.0.1", port: 0), idleSeconds: 1) { _, _, _ in 204 }
+        defer { listener.stop() }
+        let port = listener.address.port
+        // Nothing sent: the listener closes the connection (an empty answer) long before the client's 300 s wait ends.
+        let answer = try await inBackground { try Self.exchange(port: port, parts: [], pause: 0) }
+        #expect(answer == [])
+    }
+
+    /// Sends `parts` over one connection to 127.0.0.1:`port`, `pause` seconds apart, and returns the first bytes
+    /// answered: empty when the listener closed the connection, nil when nothing came within 300 s.
+    private static func exchange(port: UInt16, parts: [String], pause: Double) throws -> [UInt8]? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         try #require(fd >= 0)
         defer { close(fd) }
@@ -76,7 +86,7 @@ import GeofenceFormats
         }
         var answer = [UInt8](repeating: 0, count: 512)
         let count = recv(fd, &answer, answer.count, 0)
-        return count > 0 ? String(decoding: answer[..<count], as: UTF8.self) : ""
+        return count >= 0 ? Array(answer[..<count]) : nil
     }
 
     @Test func theDriverKeepsEachDevicesSamplesInOrder() async throws {

@@ -16,8 +16,13 @@ public final class HTTPListener: Sendable {
     public static let maxBodyBytes = 64 << 20
     /// Connections answered at once; more wait in the kernel's backlog.
     public static let maxConnections = 128
-    /// Seconds a connection may stay silent — between requests, or in the middle of one — before it is closed.
-    public static let idleSeconds = 30
+    /// Seconds a connection may stay silent by default — between requests, or in the middle of one — before it is
+    /// closed: longer than clients keep an idle connection for reuse (curl, under Foundation's URLSession on Linux,
+    /// 118 s; Go 90 s), so that they close first and never send a request into a connection being closed.
+    public static let defaultIdleSeconds = 120
+
+    /// Seconds a connection may stay silent before it is closed.
+    public let idleSeconds: Int
 
     /// The address bound (with the port the kernel chose when 0 was asked for).
     public let address: ListenAddress
@@ -26,7 +31,7 @@ public final class HTTPListener: Sendable {
     private let state = Mutex((stopped: false, open: 0))
 
     /// Binds and starts listening. - Throws: ``ListenError`` when the address cannot be bound.
-    public init(address: ListenAddress, handle: @escaping Handler) throws(ListenError) {
+    public init(address: ListenAddress, idleSeconds: Int = defaultIdleSeconds, handle: @escaping Handler) throws(ListenError) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ListenError(address: address, message: String(cString: strerror(errno))) }
         var yes: Int32 = 1
@@ -53,6 +58,7 @@ public final class HTTPListener: Sendable {
         self.address = ListenAddress(host: address.host, port: UInt16(bigEndian: socketAddress.sin_port))
         socketDescriptor = fd
         self.handle = handle
+        self.idleSeconds = max(1, idleSeconds)
         let thread = Thread { [self] in acceptLoop() }
         thread.name = "location-router listener"
         thread.start()
@@ -105,7 +111,7 @@ public final class HTTPListener: Sendable {
                 case .data: idle = 0
                 case .timeout:
                     idle += 1
-                    if idle >= Self.idleSeconds || (isStopped && buffer.isEmpty) { return }
+                    if (idle >= idleSeconds && !isReadable(connection)) || (isStopped && buffer.isEmpty) { return }
                 case .closed: return
                 }
                 if buffer.count > 65_536 && buffer.firstRange(of: separator) == nil {
@@ -140,7 +146,7 @@ public final class HTTPListener: Sendable {
                 case .data: waited = 0
                 case .timeout:
                     waited += 1
-                    if waited >= Self.idleSeconds { return }
+                    if waited >= idleSeconds && !isReadable(connection) { return }
                 case .closed: return
                 }
             }
@@ -164,6 +170,13 @@ public final class HTTPListener: Sendable {
         }
         if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return .timeout }
         return .closed
+    }
+
+    /// Whether bytes (or the peer's close) wait to be received: a request that arrived while this thread waited
+    /// for a core after its last receive timed out is answered, not lost in a close.
+    private func isReadable(_ connection: Int32) -> Bool {
+        var pending = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+        return poll(&pending, 1, 0) > 0
     }
 
     private func respond(_ connection: Int32, status: Int, close: Bool) {
