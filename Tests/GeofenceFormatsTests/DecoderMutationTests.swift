@@ -22,7 +22,7 @@ import GeofenceKit
     static let seed: UInt64 = environment["DECODER_MUTATION_SEED"].flatMap { UInt64($0) } ?? 0x5EED_2026_1121
     /// `DECODER_MUTATION_SCALE=K` runs K times as many mutations, for a longer search.
     static let scale = environment["DECODER_MUTATION_SCALE"].flatMap { Int($0) }.map { max(1, $0) } ?? 1
-    /// A single decode slower than this is reported as a (near) hang: inputs are a few kilobytes.
+    /// A single decode using more CPU time than this is reported as a (near) hang: inputs are a few kilobytes.
     static let slowDecode = Duration.seconds(2)
     static let trace = environment["DECODER_MUTATION_TRACE"] != nil
 
