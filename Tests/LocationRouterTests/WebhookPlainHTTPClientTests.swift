@@ -63,7 +63,8 @@ import Testing
         #expect(result == .failed("no complete answer within 0.3 s"))
         // Measured by the server's thread: the test's task may wait long for a thread when the suite runs.
         let closed = try #require(server.exchanges.first?.clientClosedAfter)
-        #expect(closed < 0.3 + 2, "hung up at the deadline, not at the end of the server's 600 s trickle")
+        // A loaded machine may run the client's deadline seconds late; a minute still tells it from the trickle's end.
+        #expect(closed < 0.3 + 60, "hung up at the deadline, not at the end of the server's 600 s trickle")
     }
 
     @Test func cancellingTheTaskEndsTheExchangeAtOnce() async throws {
