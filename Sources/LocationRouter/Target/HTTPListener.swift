@@ -104,15 +104,12 @@ public final class HTTPListener: Sendable {
         setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var buffer: [UInt8] = []
         let separator: [UInt8] = Array("\r\n\r\n".utf8)
-        var idle = 0
+        // Receive timeouts in a row: the connection's silence, in seconds.
+        var silence = 0
         while !isStopped || !buffer.isEmpty {
             guard let headerEnd = buffer.firstRange(of: separator)?.lowerBound else {
-                switch receive(connection, into: &buffer) {
-                case .data: idle = 0
-                case .timeout:
-                    idle += 1
-                    if (idle >= idleSeconds && !isReadable(connection)) || (isStopped && buffer.isEmpty) { return }
-                case .closed: return
+                guard receiveMore(connection, into: &buffer, silence: &silence), !(isStopped && buffer.isEmpty) else {
+                    return
                 }
                 if buffer.count > 65_536 && buffer.firstRange(of: separator) == nil {
                     respond(connection, status: 431, close: true)
@@ -140,15 +137,8 @@ public final class HTTPListener: Sendable {
             let bodyStart = headerEnd + separator.count
             // A body may follow its head in later packets, seconds apart on a loaded machine or a slow link:
             // wait for it as long as for a request, not one receive timeout.
-            var waited = 0
             while buffer.count - bodyStart < length {
-                switch receive(connection, into: &buffer) {
-                case .data: waited = 0
-                case .timeout:
-                    waited += 1
-                    if waited >= idleSeconds && !isReadable(connection) { return }
-                case .closed: return
-                }
+                guard receiveMore(connection, into: &buffer, silence: &silence) else { return }
             }
             let body = Array(buffer[bodyStart..<(bodyStart + length)])
             buffer.removeSubrange(0..<(bodyStart + length))
@@ -160,6 +150,21 @@ public final class HTTPListener: Sendable {
     }
 
     private enum Received { case data, timeout, closed }
+
+    /// Receives what arrives within one receive timeout, counting the timeouts in a row in `silence`; `false` when
+    /// the peer closed the connection, or it has been silent for ``idleSeconds`` with nothing waiting to be read.
+    private func receiveMore(_ connection: Int32, into buffer: inout [UInt8], silence: inout Int) -> Bool {
+        switch receive(connection, into: &buffer) {
+        case .data:
+            silence = 0
+            return true
+        case .timeout:
+            silence += 1
+            return silence < idleSeconds || isReadable(connection)
+        case .closed:
+            return false
+        }
+    }
 
     private func receive(_ connection: Int32, into buffer: inout [UInt8]) -> Received {
         var chunk = [UInt8](repeating: 0, count: 65_536)
