@@ -29,6 +29,7 @@ enum Files {
         // reserved beyond the regions are never touched).
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         regions.reserveCapacity(min(fileSize / 100, 1 << 24))
+        HugePages.advise(capacityOf: &regions)
         try Files.regions(path, warnings: &warnings) { regions.append($0) }
         return regions
     }

@@ -25,6 +25,7 @@ struct FeatureIdentifiers {
         while capacity * 3 < expected * 4 { capacity *= 2 }
         slots = Array(repeating: 0, count: capacity)
         recorded.reserveCapacity(expected)
+        HugePages.advise(capacityOf: &recorded)
     }
 
     /// The hash the table files an id under: ``StableHash/fnv1a(_:)`` of its UTF-8 bytes.
