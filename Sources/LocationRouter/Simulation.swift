@@ -140,7 +140,7 @@ public struct Simulation: Sendable {
             flushThreshold: configuration.eventBufferBytes, keepsEvents: keepingEvents, shardCount: shardCount, cut: cut,
             saveSnapshot: { try await save($0.devices, $0.sequences, $0.eventsBytes) }, snapshotFailed: onSnapshotFailure,
             recorder: RunRecorder(started: started, seed: configuration.seed, sampledDevices: 0),
-            regionFireSlots: wiring.regionFireSlots)
+            regionFireSlots: configuration.recordsPage ? wiring.regionFireSlots : 0)
         var waits = RunRecorder(started: started, seed: 0, sampledDevices: 0)
         var sourceSummary = SourceSummary()
         var shardSummaries: [ShardSummary] = []
@@ -212,9 +212,11 @@ public struct Simulation: Sendable {
         report.sinkFailure = dispatchSummary.sinkFailure.map { "\($0)" }
         report.addCatalogFigures(shards: shardSummaries, configuration: configuration)
         if statePath != nil { report.snapshots = (dispatchSummary.snapshotsSaved, dispatchSummary.snapshotFailures) }
-        report.recording = Self.recording(
-            shards: shardSummaries, dispatch: dispatchSummary, waits: waits, wiring: wiring,
-            configuration: configuration, devices: devices)
+        if configuration.recordsPage {
+            report.recording = Self.recording(
+                shards: shardSummaries, dispatch: dispatchSummary, waits: waits, wiring: wiring,
+                configuration: configuration, devices: devices)
+        }
         return (report, dispatchSummary.events)
     }
 

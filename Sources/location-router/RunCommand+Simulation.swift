@@ -74,8 +74,11 @@ extension RunCommand {
         configuration.partition = scenario.partition
         configuration.selection = scenario.selection
         configuration.coverage = scenario.coverage
-        // Without a report or its page, nothing draws the map's sampled tracks.
-        if scenario.report == nil && htmlPath == nil { configuration.sampledTracks = 0 }
+        // Without a report or its page, nothing draws the map or its sampled tracks.
+        if !writesReport {
+            configuration.sampledTracks = 0
+            configuration.recordsPage = false
+        }
         return configuration
     }
 

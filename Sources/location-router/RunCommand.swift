@@ -86,7 +86,8 @@ struct RunCommand {
             if let scoring, let truth {
                 report.score = await scoring.score(against: truth.events, tolerance: scenario.truth.tolerance)
             }
-            report.origin.configuration = scenario.fingerprint
+            // The fingerprint describes the whole scenario (about 6 ms): only a report or its page shows it.
+            if writesReport { report.origin.configuration = scenario.fingerprint }
             await progressLine?.stop()
         } catch {
             interrupts?.drainFinished()
@@ -113,6 +114,10 @@ struct RunCommand {
         if let code = interrupts?.exitCode { return code }
         return report.interrupted ? .interrupted : status
     }
+
+    /// Whether the run writes its report or the report's page (`--report`, `--html`); without either, what only
+    /// they show is not computed.
+    var writesReport: Bool { scenario.report != nil || htmlPath != nil }
 
     /// Whether the summary goes to standard error: when events, the report or the page go to standard output.
     var humanOutputOnStandardError: Bool { scenario.events == "-" || scenario.report == "-" || htmlPath == "-" }
