@@ -103,6 +103,23 @@ import GeofenceKit
         #expect((0..<block.count).contains { block.name(of: $0).contains("\"") })
     }
 
+    /// The same with the header that ``OrderedCSVRow`` reads straight (its rows with an accuracy are malformed here).
+    /// At 42 bytes, valid rows are too long too.
+    @Test(arguments: [120, 42])
+    func aBlockOfDeviceLatLonTimeRowsDecodesAsItsLinesDoOneByOne(maxLineLength: Int) throws {
+        let header = try CSVSampleHeader("device,lat,lon,time")
+        let text = text(2_000, csv: true)
+        let block = SampleBlockDecoder.decode(
+            Array(text.utf8), firstLine: 41, as: .csv(header), maxLineLength: maxLineLength)
+        let expected = oneByOne(text, header: header, firstLine: 41, maxLineLength: maxLineLength)
+        let decoded = describe(block)
+        let firstDifference = zip(decoded, expected).first { $0 != $1 }
+        #expect(decoded.count == expected.count)
+        #expect(firstDifference == nil, "\(String(describing: firstDifference))")
+        #expect(block.count > 300)
+        #expect(block.rejections.contains { $0.error.reason == .lineTooLong })
+    }
+
     /// A block decoded into a finished block's recycled samples (which still hold that block's values) is the block
     /// decoded afresh.
     @Test(arguments: [false, true])

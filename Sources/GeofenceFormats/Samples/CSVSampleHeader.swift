@@ -35,6 +35,10 @@ public struct CSVSampleHeader: Sendable, Equatable {
     public let timeColumn: Int
     public let accuracyColumn: Int?
 
+    /// Whether the columns are `device,lat,lon,time`, in this order and no others: rows that
+    /// ``OrderedCSVRow`` reads.
+    var isDeviceLatLonTime: Bool { roles == [.device, .latitude, .longitude, .time] }
+
     /// Reads a header line (a leading byte order mark and a trailing carriage return are ignored).
     /// - Throws: `missingField` naming the first required column that is absent; `malformed` for bad quoting
     ///   or a repeated column.

@@ -39,11 +39,24 @@ public enum SampleBlockDecoder {
         let seed = DeviceNameHash.seed
         // Taken out of the format once: a switch over it per line copied the header (a retain and a release).
         let csvHeader: CSVSampleHeader? = if case .csv(let header) = format { header } else { nil }
+        let isOrderedCSV = csvHeader?.isDeviceLatLonTime ?? false
         bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             var lineStart = start
             var lineNumber = firstLine
             while lineStart < buffer.count {
+                if isOrderedCSV, let row = OrderedCSVRow.read(buffer, from: lineStart),
+                    row.lineEnd - lineStart <= maxLineLength
+                {
+                    block.samples.append(
+                        .init(
+                            lineNumber: lineNumber, name: row.name,
+                            nameHash: DeviceNameHash.hash(UnsafeBufferPointer(rebasing: buffer[row.name]), seed: seed),
+                            latitude: row.latitude, longitude: row.longitude, time: row.time, accuracy: .nan))
+                    lineStart = row.lineEnd + 1
+                    lineNumber += 1
+                    continue
+                }
                 let lineEnd =
                     memchr(base + lineStart, 0x0A, buffer.count - lineStart).map {
                         UnsafeRawPointer($0) - UnsafeRawPointer(base)

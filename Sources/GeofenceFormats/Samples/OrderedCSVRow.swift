@@ -1,0 +1,90 @@
+import GeofenceKit
+
+/// A CSV row of a `device,lat,lon,time` file — the header feeds and `--write-files` write — read straight from a
+/// block's bytes, line end included: the row's own fast path, for ``SampleBlockDecoder``.
+///
+/// ``SampleDecoder/plainCSVFields(line:header:)`` reads rows of any header in one pass, but it needs the line's end
+/// first (a `memchr` per line), the blank-line test, and a look at the header's role of every column. A row of this
+/// header has its fields in a known order: device up to the first comma, two numbers each ended by a comma, whole
+/// Unix seconds ended by the line feed. Read so, the row is walked once and its line feed found on the way.
+///
+/// It takes only ASCII device names and whole Unix seconds (what such files hold) and answers `nil` for anything
+/// else — an ISO time, a quote, a blank around a value, a carriage return not before the line feed, a bad value —
+/// so that the caller reads the line the general way. Whatever it reads it reads exactly as `plainCSVFields` reads
+/// the same line cut at its line feed (`OrderedCSVRowTests` compares them).
+struct OrderedCSVRow {
+    /// The device's name: where it is in the bytes.
+    var name: Range<Int>
+    var latitude: Double
+    var longitude: Double
+    /// Microseconds since the Unix epoch.
+    var time: Int64
+    /// Where the row's line ends: the offset of its line feed, or the end of the bytes. The next line starts after
+    /// it.
+    var lineEnd: Int
+
+    /// The row starting at `start` of `bytes` (a block of whole lines), or `nil` for the general reader.
+    @inline(__always)
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> OrderedCSVRow? {
+        let count = bytes.count
+        // The device: ASCII up to the first comma, not empty, no blank at either end, no quote, no line end.
+        let nameEnd = endOfName(in: bytes, from: start)
+        guard nameEnd > start, nameEnd < count, bytes[nameEnd] == UInt8(ascii: ","),
+            !CSVFieldScanner.isBlank(bytes[start]), !CSVFieldScanner.isBlank(bytes[nameEnd - 1])
+        else { return nil }
+        // Two coordinates, each ended by a comma.
+        let latitudeStart = nameEnd + 1
+        guard latitudeStart < count, bytes[latitudeStart] != UInt8(ascii: "+"),
+            let (latitude, latitudeEnd, _) = PlainDecimalParser.parse(bytes, from: latitudeStart),
+            latitudeEnd < count, bytes[latitudeEnd] == UInt8(ascii: ",")
+        else { return nil }
+        let longitudeStart = latitudeEnd + 1
+        guard longitudeStart < count, bytes[longitudeStart] != UInt8(ascii: "+"),
+            let (longitude, longitudeEnd, _) = PlainDecimalParser.parse(bytes, from: longitudeStart),
+            longitudeEnd < count, bytes[longitudeEnd] == UInt8(ascii: ",")
+        else { return nil }
+        // Whole Unix seconds, then the line's end: a line feed, a carriage return and a line feed, or the end.
+        guard let (time, timeEnd) = Timestamp.wholeUnixSeconds(in: bytes, from: longitudeEnd + 1) else { return nil }
+        var lineEnd = timeEnd
+        if lineEnd < count, bytes[lineEnd] == UInt8(ascii: "\r") { lineEnd += 1 }
+        guard lineEnd == count || bytes[lineEnd] == UInt8(ascii: "\n") else { return nil }
+        guard latitude >= -90, latitude <= 90, longitude >= -180, longitude <= 180 else { return nil }
+        return OrderedCSVRow(
+            name: start..<nameEnd, latitude: latitude, longitude: longitude, time: time.microseconds,
+            lineEnd: lineEnd)
+    }
+
+    /// The offset of the first comma, quote or line feed at or after `start` (or `bytes.count`); `start` itself when a
+    /// byte before it is not ASCII, so that the caller refuses the name. Eight bytes at a time, as ``EightBytes``
+    /// scans.
+    @inline(__always)
+    private static func endOfName(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress.map(UnsafeRawPointer.init) else { return start }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let commas = UInt64(UInt8(ascii: ",")) &* ones
+        let quotes = UInt64(UInt8(ascii: "\"")) &* ones
+        let lineFeeds = UInt64(UInt8(ascii: "\n")) &* ones
+        var index = start
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let stops =
+                EightBytes.zeroBytes(word ^ commas) | EightBytes.zeroBytes(word ^ quotes)
+                | EightBytes.zeroBytes(word ^ lineFeeds)
+            if stops != 0 {
+                // The bytes before the first stop must be ASCII (the stop itself is).
+                let before = stops.trailingZeroBitCount & ~7
+                let mask: UInt64 = before == 0 ? 0 : ~0 >> (64 - before)
+                return word & mask & 0x8080_8080_8080_8080 == 0 ? index + before / 8 : start
+            }
+            guard word & 0x8080_8080_8080_8080 == 0 else { return start }
+            index += 8
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") { return index }
+            guard byte < 0x80 else { return start }
+            index += 1
+        }
+        return index
+    }
+}
