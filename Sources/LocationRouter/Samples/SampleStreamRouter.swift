@@ -21,7 +21,6 @@ import GeofenceFormats
 struct SampleStreamRouter {
     private let input: SampleInput
     private let shardCount: Int
-    private let batchSize: Int
     private var pacer: Pacer
     /// How every line after the preamble decodes, once the stream has told its format (and a CSV header).
     private var blockFormat: SampleBlockDecoder.Format?
@@ -30,7 +29,8 @@ struct SampleStreamRouter {
     /// Where each device's samples go, by its number.
     private var routes: [DeviceRoute] = []
     private let partition: Partition
-    private var batches: [LocationBatch]
+    /// Each shard's batch being filled.
+    private let batches: PendingBatches
     private var summary = SourceSummary()
     private static let maxKeptErrors = 20
     private var latest: Int64 = .min
@@ -48,10 +48,9 @@ struct SampleStreamRouter {
         self.filter = filter.isActive ? LocationFilter(settings: filter, seed: seed, stride: 1) : nil
         self.input = input
         self.shardCount = shardCount
-        self.batchSize = batchSize
         pacer = Pacer(pace: pace, clock: clock)
         blockFormat = input.format == .ndjson ? .ndjson : nil
-        batches = Array(repeating: LocationBatch(capacity: batchSize), count: shardCount)
+        batches = PendingBatches(shards: shardCount, capacity: batchSize)
     }
 
     typealias Send = (LocationBatch, Int) async throws -> Void
@@ -80,7 +79,7 @@ struct SampleStreamRouter {
         }
         // The end of input: time stops at the latest sample, so every shard may fire what fell due by then.
         if latest != .min {
-            for shard in batches.indices {
+            for shard in 0..<shardCount {
                 var last = LocationBatch()
                 last.watermark = latest
                 try await send(last, shard)
@@ -150,7 +149,7 @@ struct SampleStreamRouter {
                 try await pacer.wait(until: time, stop: stop)
             }
             // Only a full batch waits for its credit, and a paced run for its time.
-            if let shard = try route(block, index), batches[shard].count >= batchSize {
+            if let shard = try route(block, index), batches.isFull(shard) {
                 try await dispatch(shard: shard, via: send)
             }
         }
@@ -216,14 +215,20 @@ struct SampleStreamRouter {
             return nil
         }
         let shard = Int(route.shard)
-        let accuracy = sample.accuracy
-        guard batches[shard].append(
-            device: device, latitude: sample.latitude, longitude: sample.longitude,
-            time: Timestamp(microseconds: time), accuracy: accuracy.isNaN ? nil : accuracy, through: &filter)
-        else {
-            summary.filtered += 1
-            return nil
+        var (latitude, longitude, accuracy) = (sample.latitude, sample.longitude, sample.accuracy)
+        if let outcome = filter?.apply(
+            device: device, latitude: latitude, longitude: longitude, time: Timestamp(microseconds: time),
+            accuracy: accuracy.isNaN ? nil : accuracy)
+        {
+            guard outcome.isDelivered else {
+                summary.filtered += 1
+                return nil
+            }
+            (latitude, longitude, accuracy) = (outcome.latitude, outcome.longitude, outcome.accuracy ?? .nan)
         }
+        batches.append(
+            shard: shard, device: device, latitude: latitude, longitude: longitude, time: time,
+            accuracy: accuracy.isNaN ? .nan : Float(accuracy))
         return shard
     }
 
@@ -243,14 +248,13 @@ struct SampleStreamRouter {
 
     /// Sends every non-empty batch.
     private mutating func flush(send: Send) async throws {
-        for shard in batches.indices where !batches[shard].isEmpty {
+        for shard in 0..<shardCount where batches.count(of: shard) > 0 {
             try await dispatch(shard: shard, via: send)
         }
     }
 
     private mutating func dispatch(shard: Int, via send: Send) async throws {
-        let batch = batches[shard]
-        batches[shard] = LocationBatch(capacity: batchSize)
+        let batch = batches.take(shard)
         summary.noteTimes(of: batch)
         try await send(batch, shard)
     }
