@@ -6,8 +6,10 @@
 ///
 /// The digits come from Schubfach (Raffaello Giulietti, "The Schubfach way to render doubles", 2020, as in the
 /// JDK's `DoubleToDecimal`): the shortest decimal in the value's rounding interval, the one closest to the value
-/// when several are as short (ties to an even last digit). The layout is `description`'s: plain decimals with at
-/// least one fraction digit from 0.0001 up to 2⁵³, exponent notation outside, `nan`, `inf`, `-inf`, `-0.0`.
+/// when several are as short (ties to an even last digit). Numbers with an integer part and a fraction below 2⁵³,
+/// coordinates among them, get the same decimal from exact integer arithmetic (``fractionDecimal(of:)``). The
+/// layout is `description`'s: plain decimals with at least one fraction digit from 0.0001 up to 2⁵³, exponent
+/// notation outside, `nan`, `inf`, `-inf`, `-0.0`.
 public enum ShortestDouble {
     /// Appends the text of `value` (as `value.description` spells it) to `output`.
     public static func append(_ value: Double, to output: inout [UInt8]) {
@@ -25,26 +27,24 @@ public enum ShortestDouble {
     /// Writes the text of `value` at `text`, which must have room for ``scratchLength`` bytes; returns its length.
     ///
     /// Inlined where it is called, the common case at least — a number with an integer part and a fraction, as
-    /// coordinates are: an event has two, and the calls' own cost was a tenth of a coordinate's. Any other value
-    /// takes ``writeAnyValue(_:into:)``.
+    /// coordinates are (its digits from ``fractionDecimal(of:)``): an event has two, and the calls' own cost was a
+    /// tenth of a coordinate's. Any other value takes ``writeAnyValue(_:into:)``.
     @inlinable @inline(__always)
     public static func write(_ value: Double, into text: UnsafeMutablePointer<UInt8>) -> Int {
         let magnitude = value.magnitude
         // False for NaN, infinities and zeros too.
-        if magnitude >= 1 && magnitude < 0x1p53 {
-            let (significand, exponent) = trimmedDecimal(of: magnitude)
-            if exponent < 0 {
-                // The sign is written whatever it is; a positive number's digits then start over it.
-                let sign = value.sign == .minus ? 1 : 0
-                text[0] = UInt8(ascii: "-")
-                return sign + writeIntegerAndFraction(of: magnitude, significand, fractionDigits: -exponent, at: text + sign)
-            }
+        if magnitude >= 1 && magnitude < 0x1p53, let decimal = fractionDecimal(of: magnitude) {
+            // The sign is written whatever it is; a positive number's digits then start over it.
+            let sign = value.sign == .minus ? 1 : 0
+            text[0] = UInt8(ascii: "-")
+            return sign &+ writeIntegerAndFraction(
+                decimal.integer, decimal.fraction, fractionDigits: decimal.fractionDigits, at: text + sign)
         }
         return writeAnyValue(value, into: text)
     }
 
-    /// ``write(_:into:)`` for any value: the sign, then `nan`, `inf`, `0.0`, exponent notation, a plain decimal
-    /// with a fraction or an integer with `.0`.
+    /// ``write(_:into:)`` for any other value than a number with an integer part and a fraction below 2⁵³: the
+    /// sign, then `nan`, `inf`, `0.0`, exponent notation, a plain decimal below 1 or an integer with `.0`.
     @usableFromInline @inline(never)
     static func writeAnyValue(_ value: Double, into text: UnsafeMutablePointer<UInt8>) -> Int {
         var length = 0
@@ -59,9 +59,6 @@ public enum ShortestDouble {
         }
         let magnitude = value.magnitude
         let (significand, exponent) = trimmedDecimal(of: magnitude)
-        if magnitude >= 1 && magnitude < 0x1p53 && exponent < 0 {
-            return length + writeIntegerAndFraction(of: magnitude, significand, fractionDigits: -exponent, at: text + length)
-        }
         // value = 0.d1…dn × 10^point.
         let count = DecimalDigits.count(significand)
         let point = exponent + count
@@ -105,21 +102,16 @@ public enum ShortestDouble {
         return length
     }
 
-    /// Writes `integer.fraction`, the text of `magnitude` (1 ≤ magnitude < 2⁵³, not an integer), whose shortest
-    /// decimal is `significand` × 10^−`fractionDigits`; returns its length.
+    /// Writes `integer.fraction`, the fraction in `fractionDigits` digits (1 … 16, with leading zeros); returns its
+    /// length.
     ///
-    /// The integer part is the value's own: the shortest decimal never lies across an integer from the value,
-    /// as that integer would then round to the value too and be shorter. Up to 7 digits (coordinates have 1 to
-    /// 3), it and the point are one 8-byte word. The fraction is what the significand holds past it, at most 16
-    /// digits (the significand has 17 at most), written as exactly 16 — scaled up by the missing powers of ten —
-    /// in two 8-digit words. No loop, and no byte is read back after it is written: every store lands whole.
-    /// The bytes past the text's end are scratch.
-    @inlinable @inline(__always)
+    /// Up to 7 digits (coordinates have 1 to 3), the integer and the point are one 8-byte word. The fraction is
+    /// written as exactly 16 digits — scaled up by the missing powers of ten — in two 8-digit words. No loop, and
+    /// no byte is read back after it is written: every store lands whole. The bytes past the text's end are scratch.
+    @inlinable @inline(always)
     static func writeIntegerAndFraction(
-        of magnitude: Double, _ significand: UInt64, fractionDigits: Int, at text: UnsafeMutablePointer<UInt8>
+        _ integer: UInt64, _ fraction: UInt64, fractionDigits: Int, at text: UnsafeMutablePointer<UInt8>
     ) -> Int {
-        let integer = UInt64(magnitude)
-        let fraction = significand &- integer &* DecimalDigits.powerOfTen(fractionDigits)
         var length: Int
         if integer < 10_000_000 {
             // The eight digits with the leading zeros shifted out (they are the word's low bytes), the point after.
@@ -143,7 +135,7 @@ public enum ShortestDouble {
     static let mask63: UInt64 = (1 << 63) - 1
 
     /// ``decimal(of:)`` with the significand's trailing zeros moved into the exponent.
-    @inlinable @inline(__always)
+    @inline(__always)
     static func trimmedDecimal(of value: Double) -> (significand: UInt64, exponent: Int) {
         var (significand, exponent) = decimal(of: value)
         while significand % 10 == 0 {
@@ -155,7 +147,6 @@ public enum ShortestDouble {
 
     /// The shortest decimal `significand × 10^exponent` that rounds to `value` (finite and > 0); the significand
     /// may end in zeros.
-    @usableFromInline
     static func decimal(of value: Double) -> (significand: UInt64, exponent: Int) {
         let biasedExponent = Int(value.exponentBitPattern)
         let fraction = value.significandBitPattern
@@ -261,7 +252,7 @@ public enum ShortestDouble {
     }
 
     /// ⌊q·log₁₀2⌋ for |q| ≤ 5,456.
-    @inline(__always) static func floorLog10Pow2(_ q: Int) -> Int { (q * 661_971_961_083) >> 41 }
+    @usableFromInline @inline(__always) static func floorLog10Pow2(_ q: Int) -> Int { (q * 661_971_961_083) >> 41 }
     /// ⌊log₁₀(¾·2^q)⌋.
     @inline(__always) static func floorLog10ThreeQuartersPow2(_ q: Int) -> Int {
         (q * 661_971_961_083 - 274_743_187_321) >> 41
