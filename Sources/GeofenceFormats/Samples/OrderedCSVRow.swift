@@ -12,20 +12,10 @@ import GeofenceKit
 /// else — an ISO time, a quote, a blank around a value, a carriage return not before the line feed, a bad value —
 /// so that the caller reads the line the general way. Whatever it reads it reads exactly as `plainCSVFields` reads
 /// the same line cut at its line feed (`OrderedCSVRowTests` compares them).
-struct OrderedCSVRow {
-    /// The device's name: where it is in the bytes.
-    var name: Range<Int>
-    var latitude: Double
-    var longitude: Double
-    /// Microseconds since the Unix epoch.
-    var time: Int64
-    /// Where the row's line ends: the offset of its line feed, or the end of the bytes. The next line starts after
-    /// it.
-    var lineEnd: Int
-
+enum OrderedCSVRow {
     /// The row starting at `start` of `bytes` (a block of whole lines), or `nil` for the general reader.
     @inline(__always)
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> OrderedCSVRow? {
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> OrderedLine? {
         let count = bytes.count
         // The device: ASCII up to the first comma, not empty, no blank at either end, no quote, no line end.
         let nameEnd = endOfName(in: bytes, from: start)
@@ -49,7 +39,7 @@ struct OrderedCSVRow {
         if lineEnd < count, bytes[lineEnd] == UInt8(ascii: "\r") { lineEnd += 1 }
         guard lineEnd == count || bytes[lineEnd] == UInt8(ascii: "\n") else { return nil }
         guard latitude >= -90, latitude <= 90, longitude >= -180, longitude <= 180 else { return nil }
-        return OrderedCSVRow(
+        return OrderedLine(
             name: start..<nameEnd, latitude: latitude, longitude: longitude, time: time.microseconds,
             lineEnd: lineEnd)
     }

@@ -40,14 +40,22 @@ public enum SampleBlockDecoder {
         // Taken out of the format once: a switch over it per line copied the header (a retain and a release).
         let csvHeader: CSVSampleHeader? = if case .csv(let header) = format { header } else { nil }
         let isOrderedCSV = csvHeader?.isDeviceLatLonTime ?? false
+        let isNDJSON = csvHeader == nil
         bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             var lineStart = start
             var lineNumber = firstLine
             while lineStart < buffer.count {
-                if isOrderedCSV, let row = OrderedCSVRow.read(buffer, from: lineStart),
-                    row.lineEnd - lineStart <= maxLineLength
-                {
+                // A line of the shape feeds write, read with its line end; any other line the general way below.
+                let ordered: OrderedLine? =
+                    if isOrderedCSV {
+                        OrderedCSVRow.read(buffer, from: lineStart)
+                    } else if isNDJSON {
+                        OrderedNDJSONLine.read(buffer, from: lineStart)
+                    } else {
+                        nil
+                    }
+                if let row = ordered, row.lineEnd - lineStart <= maxLineLength {
                     block.samples.append(
                         .init(
                             lineNumber: lineNumber, name: row.name,

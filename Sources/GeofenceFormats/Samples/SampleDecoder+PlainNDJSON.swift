@@ -87,7 +87,7 @@ extension SampleDecoder {
 
     /// Where the string whose text starts at `start` ends (its closing quote), when its text is printable ASCII
     /// without escapes; `nil` otherwise (the general reader decodes escapes and checks UTF-8).
-    private static func plainStringEnd(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    static func plainStringEnd(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         var index = start
         if let base = line.baseAddress.map(UnsafeRawPointer.init) {
             while index + 8 <= line.count {
