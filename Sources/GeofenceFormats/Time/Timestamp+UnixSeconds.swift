@@ -42,16 +42,27 @@ extension Timestamp {
         if index + 8 <= count, let eight = EightBytes.digits(at: index, in: bytes) {
             seconds = Int64(eight)
             index += 8
+            // Today's times have ten digits: the last two without the loop.
+            if index + 2 <= count, case let tens = bytes[index] &- UInt8(ascii: "0"), tens < 10,
+                case let ones = bytes[index + 1] &- UInt8(ascii: "0"), ones < 10
+            {
+                seconds = seconds * 100 + Int64(tens) * 10 + Int64(ones)
+                index += 2
+            }
         }
         // Wrapping and stopping at 13 digits: a longer run is refused below anyway.
         while index < count, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10, index - start < 13 {
             seconds = seconds &* 10 &+ Int64(digit)
             index += 1
         }
-        guard index > start, index - start <= 12 else { return nil }
-        let time = Timestamp(microseconds: seconds * 1_000_000)
-        return textRange.contains(time) ? (time, index) : nil
+        // Whole seconds are never below ``textRange``; its last whole second is a constant, where reading the
+        // range itself cost a lazy global's check per line.
+        guard index > start, index - start <= 12, seconds <= lastWholeSecond else { return nil }
+        return (Timestamp(microseconds: seconds * 1_000_000), index)
     }
+
+    /// The last whole second of ``textRange`` (9999-12-31T23:59:59Z); `TimestampTests` checks it against the range.
+    static let lastWholeSecond: Int64 = 253_402_300_799
 
     private enum UnixSecondsValue {
         case microseconds(Int64)
