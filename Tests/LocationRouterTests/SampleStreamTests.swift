@@ -157,4 +157,33 @@ import GeofenceFormats
             #"{"device":"walker","region":"station","event":"exit","time":"2026-11-21T08:01:00Z","lat":25.06,"lon":121.517,"seq":1}"#
         ])
     }
+
+    /// A pipe read as standard input is grown to four blocks, so that a block is taken in one read and a fast writer
+    /// is not stopped every 64 KiB; its lines read as before.
+    @Test func aPipeIsGrownToFourBlocksAndReadWhole() async throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let stream = SampleBlockStream(
+            descriptor: ends[0], name: "stdin", format: .csv, maxLineLength: 1 << 20)
+        #if os(Linux)
+        let getPipeSize: Int32 = 1032  // F_GETPIPE_SZ
+        #expect(fcntl(ends[0], getPipeSize) >= Int32(4 * SampleBlockStream.blockSize))
+        #endif
+        let text = "device,lat,lon,time\n" + (0..<5_000).map { "d-\($0 % 7),1.5,2.5,\(1_795_248_000 + $0)\n" }.joined()
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
+        close(ends[1])
+        #expect(written == bytes.count)
+        var lines = 0
+        for try await item in stream.items {
+            stream.consumed()
+            switch item {
+            case .decoding(let task): lines += await task.value.count
+            case .undecoded(let block):
+                if case .lines(_, _, let count) = block { lines += count - 1 }  // less the header
+            }
+        }
+        #expect(lines == 5_000)
+    }
 }

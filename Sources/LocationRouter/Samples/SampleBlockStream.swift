@@ -58,6 +58,7 @@ final class SampleBlockStream: Sendable {
         self.format = Mutex(format == .ndjson ? .ndjson : nil)
         self.descriptor = descriptor
         self.readAhead = Mutex(readAhead)
+        Self.growPipe(descriptor, to: 4 * blockSize)
         let thread = Thread { [self] in
             var reader = LineBlockReader(blockSize: blockSize, maxLineLength: maxLineLength, buffers: buffers)
             while true {
@@ -124,6 +125,21 @@ final class SampleBlockStream: Sendable {
     /// Ends the stream after the blocks already read (the reader thread stays blocked in `read` until the
     /// process ends or input arrives; it then stops).
     func finish() { continuation.finish() }
+
+    /// Grows the pipe that `descriptor` reads, if it is one, to hold `size` bytes. A pipe holds 64 KiB by default
+    /// on Linux: the reader then takes a block in four reads and a poll, and a writer faster than the reader is
+    /// stopped and woken every 64 KiB (a third more context switches and about a tenth more CPU time than the same
+    /// lines read from a file, by `perf stat`). Refused (beyond the system's limit) or elsewhere, reading works
+    /// as before.
+    private static func growPipe(_ descriptor: Int32, to size: Int) {
+        #if os(Linux)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFIFO else { return }
+        // F_SETPIPE_SZ (F_LINUX_SPECIFIC_BASE + 7), which the C library declares only for GNU sources.
+        let setPipeSize: Int32 = 1031
+        _ = fcntl(descriptor, setPipeSize, Int32(size))
+        #endif
+    }
 
     /// Fills `buffer` with what the descriptor has: waits for the first bytes (or the end), then takes more only
     /// while more is ready at once. A file or a fast pipe gives whole blocks (a pipe hands over 64 KiB per read);
