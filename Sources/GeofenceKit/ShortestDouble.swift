@@ -105,7 +105,8 @@ public enum ShortestDouble {
     /// Writes `integer.fraction`, the fraction in `fractionDigits` digits (1 … 16, with leading zeros); returns its
     /// length.
     ///
-    /// Up to 7 digits (coordinates have 1 to 3), the integer and the point are one 8-byte word. The fraction is
+    /// Up to 7 digits (coordinates have 1 to 3, which take a shorter path), the integer and the point are one 8-byte
+    /// word. The fraction is
     /// written as exactly 16 digits — scaled up by the missing powers of ten — in two 8-digit words. No loop, and
     /// no byte is read back after it is written: every store lands whole. The bytes past the text's end are scratch.
     @inlinable @inline(always)
@@ -113,7 +114,13 @@ public enum ShortestDouble {
         _ integer: UInt64, _ fraction: UInt64, fractionDigits: Int, at text: UnsafeMutablePointer<UInt8>
     ) -> Int {
         var length: Int
-        if integer < 10_000_000 {
+        if integer < 1_000 {
+            // Coordinates' integer parts: their digits from the table of pairs, the point after.
+            let (digits, count) = DecimalDigits.upToThreeDigits(integer)
+            length = count
+            let word = digits | UInt64(UInt8(ascii: ".")) &<< (8 &* UInt64(count))
+            UnsafeMutableRawPointer(text).storeBytes(of: word.littleEndian, as: UInt64.self)
+        } else if integer < 10_000_000 {
             // The eight digits with the leading zeros shifted out (they are the word's low bytes), the point after.
             length = DecimalDigits.count(integer)
             let digits = DecimalDigits.eightDigits(UInt32(truncatingIfNeeded: integer)) &>> (64 &- 8 &* UInt64(length))

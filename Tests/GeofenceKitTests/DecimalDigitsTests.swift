@@ -72,6 +72,15 @@ import Testing
         Self.expectZeroPadded(values, width: 8) { DecimalDigits.writeEight($0, at: $1) }
     }
 
+    @Test func writesEveryNumberUpToThreeDigitsFromThePairs() {
+        for value in 0..<1_000 as Range<UInt64> {
+            let (digits, count) = DecimalDigits.upToThreeDigits(value)
+            let bytes = (0..<8).map { UInt8(truncatingIfNeeded: digits >> (8 * UInt64($0))) }
+            #expect(String(decoding: bytes.prefix(count), as: UTF8.self) == String(value))
+            #expect(bytes.dropFirst(count).allSatisfy { $0 == 0 })
+        }
+    }
+
     @Test func padsWithZerosToTheCountAskedFor() {
         #expect(Self.text(5, count: 2) == "05")
         #expect(Self.text(42, count: 6) == "000042")
