@@ -16,6 +16,7 @@ public struct RegionCatalog: Sendable {
         self.regions = regions
         var identifiers: [String] = []
         identifiers.reserveCapacity(regions.count)
+        HugePages.advise(capacityOf: &identifiers)
         var everyDevice: [Int32] = []
         var byDevice: [ExactName: [Int32]] = [:]
         // Files list a device's regions together: a run of consecutive regions naming the same one device is

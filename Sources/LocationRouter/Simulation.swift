@@ -31,6 +31,11 @@ public struct Simulation: Sendable {
     public var eventsPath: String?
     /// Called when a periodic snapshot cannot be saved (the run goes on; the failure is counted in the report).
     public var onSnapshotFailure: (@Sendable (any Error) -> Void)?
+    /// Given, at the end of the run, what the run built and no longer needs (the monitors and their device tables,
+    /// the dispatcher and its name tables, the region catalog) instead of releasing it there. A process that exits
+    /// right after the run keeps it and lets the exit reclaim the memory at once, rather than free it object by
+    /// object while the user waits (about 15 ms for 10,000 devices × 20 regions). `nil`: released as usual.
+    public var keepsWhatRemains: (@Sendable (any Sendable) -> Void)?
 
     public init(configuration: SimulationConfiguration, sink: (any EventSink)?, progress: PipelineProgress? = nil) {
         self.configuration = configuration
@@ -217,6 +222,7 @@ public struct Simulation: Sendable {
                 shards: shardSummaries, dispatch: dispatchSummary, waits: waits, wiring: wiring,
                 configuration: configuration, devices: devices)
         }
+        keepsWhatRemains?((monitors, dispatcher, wiring, source, inputs, events))
         return (report, dispatchSummary.events)
     }
 

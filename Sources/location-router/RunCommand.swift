@@ -68,6 +68,9 @@ struct RunCommand {
         simulation.eventsPath = eventsPath
         let console = console
         simulation.onSnapshotFailure = { error in console.err("warning: a state snapshot could not be saved: \(error)\n") }
+        simulation.keepsWhatRemains = { KeptUntilExit.keep($0) }
+        // The configuration holds the regions, which the exit reclaims too.
+        defer { KeptUntilExit.keep(simulation) }
         let interrupts = console.handlesSignals
             ? InterruptHandler(stop: stop, console: console, drainDeadline: scenario.drainTimeout) { [scenario] signal in
                 // A second signal, or a drain past its deadline: the report says how far the run got, then exit.

@@ -23,7 +23,7 @@ struct FeatureIdentifiers {
     init(expected: Int) {
         var capacity = 16
         while capacity * 3 < expected * 4 { capacity *= 2 }
-        slots = Array(repeating: 0, count: capacity)
+        slots = Self.emptySlots(capacity)
         recorded.reserveCapacity(expected)
         HugePages.advise(capacityOf: &recorded)
     }
@@ -68,9 +68,21 @@ struct FeatureIdentifiers {
         Int(truncatingIfNeeded: (UInt64(tag) << 32) >> UInt64(64 - slots.count.trailingZeroBitCount))
     }
 
+    /// `count` empty slots, in huge pages when the table is large (``HugePages``): zeroed, the 4 MB of a 200,000-id
+    /// table otherwise faulted page by page on the decoder's thread before its first feature.
+    private static func emptySlots(_ count: Int) -> [UInt64] {
+        Array(unsafeUninitializedCapacity: count) { buffer, initialized in
+            if let base = buffer.baseAddress {
+                HugePages.advise(UnsafeMutableRawPointer(base), bytes: count * MemoryLayout<UInt64>.stride)
+            }
+            buffer.initialize(repeating: 0)
+            initialized = count
+        }
+    }
+
     private mutating func grow() {
         let old = slots
-        slots = Array(repeating: 0, count: old.count * 2)
+        slots = Self.emptySlots(old.count * 2)
         let mask = slots.count - 1
         for entry in old where entry != 0 {
             var slot = self.slot(of: UInt32(truncatingIfNeeded: entry >> 32))

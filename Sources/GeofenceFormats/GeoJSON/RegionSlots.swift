@@ -19,6 +19,7 @@ final class RegionSlots: @unchecked Sendable {
     init(capacity: Int = 64) {
         self.capacity = max(1, capacity)
         base = .allocate(capacity: self.capacity)
+        HugePages.advise(UnsafeMutableRawPointer(base), bytes: self.capacity * MemoryLayout<Region>.stride)
         held.reserveCapacity(self.capacity)
     }
 
@@ -58,6 +59,7 @@ final class RegionSlots: @unchecked Sendable {
 
     private func grow() {
         let larger = UnsafeMutablePointer<Region>.allocate(capacity: capacity * 2)
+        HugePages.advise(UnsafeMutableRawPointer(larger), bytes: capacity * 2 * MemoryLayout<Region>.stride)
         for (index, isHeld) in held.enumerated() where isHeld { (larger + index).moveInitialize(from: base + index, count: 1) }
         base.deallocate()
         base = larger

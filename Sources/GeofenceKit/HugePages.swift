@@ -12,8 +12,8 @@
 /// same memory takes one fault per 2 MiB. The advice changes no byte and no address; where it is not supported
 /// (or the buffer is small), it is not given.
 public enum HugePages {
-    /// Below this a buffer spans too few whole 2 MiB pages to be worth a system call.
-    public static let minimumBytes = 4 << 20
+    /// Below this a buffer cannot span a whole 2 MiB page.
+    public static let minimumBytes = 2 << 20
 
     /// Advises the whole 2 MiB pages within `bytes` bytes from `start`.
     public static func advise(_ start: UnsafeMutableRawPointer, bytes: Int) {
