@@ -31,22 +31,44 @@ public enum GeoMotion {
     {
         let squared = north * north + east * east
         if squared == 0 { return (latitude, longitude) }
+        if isOnPlane(latitude: latitude, squared: squared) {
+            return (scale ?? LocalScale(latitude: latitude)).move(latitude, longitude, north: north, east: east)
+        }
+        return geodesicMove(
+            from: Geodesic.DirectStart(latitude: latitude, longitude: longitude), north: north, east: east,
+            distance: squared.squareRoot())
+    }
+
+    /// ``move(_:_:north:east:scale:)`` from a start whose plane (`scale`) and geodesic terms (`start`) the caller
+    /// computed once for many moves (a generated catalog moves a million centres from the walk's centre): the same
+    /// result.
+    public static func move(from start: Geodesic.DirectStart, scale: LocalScale, north: Double, east: Double) -> (
+        latitude: Double, longitude: Double
+    ) {
+        let squared = north * north + east * east
+        if squared == 0 { return (start.latitude, start.longitude) }
+        if isOnPlane(latitude: start.latitude, squared: squared) {
+            return scale.move(start.latitude, start.longitude, north: north, east: east)
+        }
+        return geodesicMove(from: start, north: north, east: east, distance: squared.squareRoot())
+    }
+
+    /// Whether a move of √`squared` metres from this latitude is made on the plane.
+    @inlinable @inline(__always)
+    static func isOnPlane(latitude: Double, squared: Double) -> Bool {
         // √squared ≤ limit wherever squared ≤ limit² (the root is correctly rounded, hence monotonic): the root is
         // taken only near the limit, where the two tests may differ, and off the plane.
         let limit = planeDistanceLimit
-        if abs(latitude) <= planeLatitudeLimit && (squared <= limit * limit || squared.squareRoot() <= limit) {
-            return (scale ?? LocalScale(latitude: latitude)).move(latitude, longitude, north: north, east: east)
-        }
-        return geodesicMove(latitude, longitude, north: north, east: east, distance: squared.squareRoot())
+        return abs(latitude) <= planeLatitudeLimit && (squared <= limit * limit || squared.squareRoot() <= limit)
     }
 
     /// ``move(_:_:north:east:scale:)`` off the plane: along the geodesic, `distance` being √(north² + east²).
     @usableFromInline
-    static func geodesicMove(_ latitude: Double, _ longitude: Double, north: Double, east: Double, distance: Double)
+    static func geodesicMove(from start: Geodesic.DirectStart, north: Double, east: Double, distance: Double)
         -> (latitude: Double, longitude: Double)
     {
         let bearing = atan2(east, north) / Geodesic.radiansPerDegree
-        let end = Geodesic.destination(latitude: latitude, longitude: longitude, bearing: bearing, distance: distance)
+        let end = Geodesic.destination(from: start, bearing: bearing, distance: distance)
         return (min(max(end.latitude, -90), 90), normalizedLongitude(end.longitude))
     }
 

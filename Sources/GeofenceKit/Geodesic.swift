@@ -70,7 +70,28 @@ public enum Geodesic {
     public static func destination(
         latitude: Double, longitude: Double, bearing: Double, distance: Double
     ) -> (latitude: Double, longitude: Double) {
-        let start = ReducedLatitude(degrees: latitude)
+        destination(from: DirectStart(latitude: latitude, longitude: longitude), bearing: bearing, distance: distance)
+    }
+
+    /// A start position of the direct formula with its reduced latitude computed once: destinations from one start
+    /// (a generated catalog places a million centres from the walk's centre) pay its trigonometry once.
+    public struct DirectStart: Sendable {
+        public let latitude: Double
+        public let longitude: Double
+        fileprivate let reduced: ReducedLatitude
+
+        public init(latitude: Double, longitude: Double) {
+            self.latitude = latitude
+            self.longitude = longitude
+            reduced = ReducedLatitude(degrees: latitude)
+        }
+    }
+
+    /// ``destination(latitude:longitude:bearing:distance:)`` from a start computed once: the same position.
+    public static func destination(
+        from origin: DirectStart, bearing: Double, distance: Double
+    ) -> (latitude: Double, longitude: Double) {
+        let start = origin.reduced
         let alpha1 = bearing * radiansPerDegree
         let (sinAlpha1, cosAlpha1) = SineAndCosine.of(alpha1)
         let sigma1 = atan2(start.sinU, start.cosU * cosAlpha1)
@@ -101,8 +122,11 @@ public enum Geodesic {
         let longitudeDifference =
             lambda - (1 - c) * flattening * sinAlpha
             * (sigma + c * sinSigma * (cos2SigmaM + c * cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)))
-        let longitude2 = (longitude + longitudeDifference / radiansPerDegree).remainder(dividingBy: 360)
-        return (latitude2 / radiansPerDegree, longitude2)
+        // The remainder of a longitude already within ±180° is the longitude itself (the nearest multiple of 360° is
+        // 0, ties going to the even 0): the library call only outside.
+        let longitude2 = origin.longitude + longitudeDifference / radiansPerDegree
+        let wrapped = abs(longitude2) <= 180 ? longitude2 : longitude2.remainder(dividingBy: 360)
+        return (latitude2 / radiansPerDegree, wrapped)
     }
 
     /// Handles the lines on which Vincenty's fixed-point iteration oscillates (nearly antipodal points).

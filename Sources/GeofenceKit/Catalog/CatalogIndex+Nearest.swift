@@ -64,11 +64,21 @@ extension CatalogIndex {
         latitude: Double, longitude: Double, count wanted: Int, within limit: Double, maximumRadius: Double?,
         atMost bound: Double, into result: inout NearestRegions
     ) {
+        nearest(
+            latitude: latitude, longitude: longitude, point: EarthCentredPoint(latitude: latitude, longitude: longitude),
+            count: wanted, within: limit, maximumRadius: maximumRadius, atMost: bound, into: &result)
+    }
+
+    /// ``nearest(latitude:longitude:count:within:maximumRadius:atMost:into:)`` with the point's Earth-centred
+    /// position computed by the caller (a batch measures its bound from the same position).
+    func nearest(
+        latitude: Double, longitude: Double, point: EarthCentredPoint, count wanted: Int, within limit: Double,
+        maximumRadius: Double?, atMost bound: Double, into result: inout NearestRegions
+    ) {
         result.regions.removeAll(keepingCapacity: true)
         result.distances.removeAll(keepingCapacity: true)
         result.positions.removeAll(keepingCapacity: true)
         guard wanted > 0, let root = levels.last?.first else { return }
-        let point = EarthCentredPoint(latitude: latitude, longitude: longitude)
         let rootBound = root.distance(to: point) - Double(root.maxRadius)
         guard rootBound <= limit else { return }
         // The walk fills the first `found` places, nearest first, and works on the buffers through pointers: a
@@ -106,7 +116,17 @@ extension CatalogIndex {
     func farthest(
         of positions: some Collection<Int32>, latitude: Double, longitude: Double, maximumRadius: Double?
     ) -> Double {
-        let point = EarthCentredPoint(latitude: latitude, longitude: longitude)
+        farthest(
+            of: positions, latitude: latitude, longitude: longitude,
+            point: EarthCentredPoint(latitude: latitude, longitude: longitude), maximumRadius: maximumRadius)
+    }
+
+    /// ``farthest(of:latitude:longitude:maximumRadius:)`` with the point's Earth-centred position computed by the
+    /// caller.
+    func farthest(
+        of positions: some Collection<Int32>, latitude: Double, longitude: Double, point: EarthCentredPoint,
+        maximumRadius: Double?
+    ) -> Double {
         var farthest = -Double.infinity
         for position in positions {
             let position = Int(position)

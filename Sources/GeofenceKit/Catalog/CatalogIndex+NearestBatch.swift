@@ -47,13 +47,15 @@ extension CatalogIndex {
                     for position in part {
                         let k = Int(order[position] & 0xFF_FFFF)
                         let (latitude, longitude) = points[k]
+                        // Its two sines and cosines once, for the bound and the walk.
+                        let point = EarthCentredPoint(latitude: latitude, longitude: longitude)
                         // The point before along the curve is near: its regions, measured from here, bound the walk.
                         let bound = query.positions.count == wanted
                             ? farthest(
-                                of: query.positions, latitude: latitude, longitude: longitude,
+                                of: query.positions, latitude: latitude, longitude: longitude, point: point,
                                 maximumRadius: maximumRadius) : .infinity
                         nearest(
-                            latitude: latitude, longitude: longitude, count: wanted, within: limit,
+                            latitude: latitude, longitude: longitude, point: point, count: wanted, within: limit,
                             maximumRadius: maximumRadius, atMost: bound, into: &query)
                         query.sortRegions()
                         found[k] = Int32(query.regions.count)

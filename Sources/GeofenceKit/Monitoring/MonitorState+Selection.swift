@@ -91,11 +91,7 @@ extension MonitorState {
         swap(&circles, &circleBuffer)
         defer { swap(&circles, &circleBuffer) }
         circles.removeAll(keepingCapacity: true)
-        for region in chosen {
-            guard let circle = catalog.circle(region) else { return nil }
-            circles.append(circle)
-        }
-        guard canAcceptAtOnce(circles) else { return nil }
+        guard catalog.appendCircles(chosen, to: &circles), canAcceptAtOnce(circles) else { return nil }
         return circles.withUnsafeBufferPointer { acceptCircles($0, row: row, sample: sample) }
     }
 

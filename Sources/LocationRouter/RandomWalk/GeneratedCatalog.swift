@@ -20,14 +20,20 @@ extension SharedCatalog {
         _ configuration: GeneratedCatalogConfiguration, center: Coordinate, areaRadius: Double, seed: UInt64
     ) -> SharedCatalog {
         let stream = SplitMix64(seed: seed, stream: 0, purpose: .generatedCatalog)
-        let (latitude, longitude) = (center.latitude, center.longitude)
         let radii = configuration.radius
+        // Every centre moves from the walk's centre: its plane and its reduced latitude are computed once.
+        let start = Geodesic.DirectStart(latitude: center.latitude, longitude: center.longitude)
+        let scale = LocalScale(latitude: center.latitude)
         // Circle k is drawn from the stream's numbers 3k to 3k + 2 (a distance, a bearing, a radius): every circle
         // is computed on its own, on every core, and the catalog is the one a single pass through the stream makes.
         let circles = ParallelFill.array(count: configuration.count) { k in
             var rng = stream
             rng.skip(3 * k)
-            let centre = GeoMotion.offset(latitude, longitude, withinDisc: areaRadius, using: &rng)
+            // The draws of `GeoMotion.offset(_:_:withinDisc:scale:using:)`, moved from the start computed once.
+            let distance = areaRadius * rng.unit().squareRoot()
+            let bearing = SineAndCosine.of(rng.unit() * 2 * .pi)
+            let centre = GeoMotion.move(
+                from: start, scale: scale, north: distance * bearing.cos, east: distance * bearing.sin)
             return CatalogIndex.Circle(latitude: centre.latitude, longitude: centre.longitude, radius: rng.uniform(radii))
         }
         return SharedCatalog(generated: CatalogIndex(circles: circles))
