@@ -54,9 +54,21 @@ extension CatalogIndex {
                             ? farthest(
                                 of: query.positions, latitude: latitude, longitude: longitude, point: point,
                                 maximumRadius: maximumRadius) : .infinity
-                        nearest(
-                            latitude: latitude, longitude: longitude, point: point, count: wanted, within: limit,
-                            maximumRadius: maximumRadius, atMost: bound, into: &query)
+                        // A tighter guess first: the point before's own farthest distance, a little more (the
+                        // catalog's density changes slowly along the curve).
+                        let guess = query.distances.count == wanted ? query.distances[wanted - 1] * 1.25 + 20 : .infinity
+                        if guess < bound {
+                            nearest(
+                                latitude: latitude, longitude: longitude, point: point, count: wanted, within: limit,
+                                maximumRadius: maximumRadius, atMost: guess, into: &query)
+                        }
+                        // The walk found every region nearer than the guess; `wanted` of them, the farthest clear of
+                        // the guess by more than the walk's rounding, are the answer. Otherwise, the safe bound.
+                        if !(guess < bound && query.distances.count == wanted && query.distances[wanted - 1] < guess - 1e-3) {
+                            nearest(
+                                latitude: latitude, longitude: longitude, point: point, count: wanted, within: limit,
+                                maximumRadius: maximumRadius, atMost: bound, into: &query)
+                        }
                         query.sortRegions()
                         found[k] = Int32(query.regions.count)
                         for (i, region) in query.regions.enumerated() { regions![k * wanted + i] = region }

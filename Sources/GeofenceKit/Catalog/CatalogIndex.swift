@@ -257,15 +257,25 @@ public struct CatalogIndex: Sendable {
     static func sortedByCurve(_ keys: consuming [UInt64]) -> [UInt64] {
         var source = consume keys
         var target = [UInt64](repeating: 0, count: source.count)
-        var counts = [Int](repeating: 0, count: 257)
+        // Every pass's counts in one read of the keys (a pass moves keys, it does not change how many have a byte).
+        var histograms = [Int](repeating: 0, count: 5 * 256)
+        histograms.withUnsafeMutableBufferPointer { histograms in
+            for key in source {
+                for pass in 0..<5 { histograms[pass << 8 | Int((key >> UInt64(24 + 8 * pass)) & 0xFF)] += 1 }
+            }
+        }
+        var counts = [Int](repeating: 0, count: 256)
         for pass in 0..<5 {
             let shift = UInt64(24 + 8 * pass)
-            for b in counts.indices { counts[b] = 0 }
-            for key in source { counts[Int((key >> shift) & 0xFF) + 1] += 1 }
+            let histogram = histograms[pass << 8..<(pass + 1) << 8]
             // A byte all keys share (the top ones, for a catalog over one area) leaves the order as it is.
-            if counts.contains(source.count) { continue }
+            if histogram.contains(source.count) { continue }
             // counts[b]: where the keys with byte b start.
-            for b in 1...256 { counts[b] += counts[b - 1] }
+            var start = 0
+            for (b, count) in histogram.enumerated() {
+                counts[b] = start
+                start += count
+            }
             source.withUnsafeBufferPointer { source in
                 target.withUnsafeMutableBufferPointer { target in
                     for key in source {
