@@ -31,6 +31,8 @@ final class SampleBlockStream: Sendable {
     /// they let the reader read are still to be consumed without giving their permits back.
     private let readAhead: Mutex<Int>
     private let continuation: AsyncThrowingStream<Item, any Error>.Continuation
+    /// How many blocks the reader has handed over that the router has not taken yet (``consumed()``).
+    private let waiting = Atomic<Int>(0)
     /// How blocks are decoded, once the preamble has told it.
     private let format: Mutex<SampleBlockDecoder.Format?>
     /// The buffers of blocks the router has finished with (``SampleBufferPool/recycle(_:)``), which the reader and
@@ -92,6 +94,8 @@ final class SampleBlockStream: Sendable {
                     }
                     item = .undecoded(block)
                 }
+                // Counted before it is handed over, so that the router never takes a block not counted yet.
+                waiting.add(1, ordering: .relaxed)
                 if case .terminated = continuation.yield(item) { return }
             }
         }
@@ -112,8 +116,13 @@ final class SampleBlockStream: Sendable {
         }
     }
 
+    /// Whether blocks the router has not taken yet are already read: more input is here, and the samples routed so
+    /// far may wait for it to fill their batches instead of going out half empty.
+    var hasBlocksWaiting: Bool { waiting.load(ordering: .relaxed) > 0 }
+
     /// Lets the reader read one more block (unless the block was read ahead).
     func consumed() {
+        waiting.subtract(1, ordering: .relaxed)
         let wasReadAhead = readAhead.withLock { left in
             guard left > 0 else { return false }
             left -= 1

@@ -10,9 +10,9 @@ import GeofenceFormats
 /// so a run reads exactly as it would line by line.
 ///
 /// A batch is sent when it is full and, so that slow live streams are not held back, at the end of every block
-/// the reader hands over (what one `read` returned, or several while more was ready at once). Memory is bounded:
-/// a few blocks, one line of at most `maxLineLength` bytes, one batch per shard (each at most one block's
-/// lines), and at most `maxDevices` distinct device names.
+/// the reader hands over (what one `read` returned, or several while more was ready at once) unless the next block
+/// is already read. Memory is bounded: a few blocks, one line of at most `maxLineLength` bytes, one batch per
+/// shard (each at most the batch size), and at most `maxDevices` distinct device names.
 ///
 /// **Timers follow each device's own clock.** Batches carry no watermark until the input ends: a device's
 /// confirmation and dwell timers fire when its own next sample passes them (or at the end of the input, when
@@ -74,9 +74,11 @@ struct SampleStreamRouter {
                 blocks.consumed()
                 try await take(block, from: blocks, send: send)
             }
-            // Each block's samples go out at its end, so that a slow live stream's are not held back.
-            try await flush(send: send)
+            // Each block's samples go out at its end, so that a slow live stream's are not held back; when the
+            // next block is already read, with its samples (a stream read at full speed then sends full batches).
+            if !blocks.hasBlocksWaiting { try await flush(send: send) }
         }
+        try await flush(send: send)
         // The end of input: time stops at the latest sample, so every shard may fire what fell due by then.
         if latest != .min {
             for shard in 0..<shardCount {
