@@ -9,17 +9,20 @@ func onePassReading(
     general: (UnsafeBufferPointer<UInt8>) throws(SampleDecodingError) -> SampleFields
 ) -> (plain: String?, general: String) {
     [UInt8](text.utf8).withUnsafeBufferPointer { line in
-        func describe(_ fields: SampleFields) -> String {
-            let sample = fields.sample(in: line)
-            return "\(sample.device)|\(sample.coordinate.latitude.bitPattern)|\(sample.coordinate.longitude.bitPattern)|"
-                + "\(sample.time.microseconds)|\(sample.accuracy.map { "\($0.bitPattern)" } ?? "-")"
-        }
         let generalReading: String
         do throws(SampleDecodingError) {
-            generalReading = describe(try general(line))
+            generalReading = bitwiseText(of: try general(line), in: line)
         } catch {
             generalReading = "\(error.reason): \(error.error.message)"
         }
-        return (plain(line).map(describe), generalReading)
+        return (plain(line).map { bitwiseText(of: $0, in: line) }, generalReading)
     }
+}
+
+/// The sample `fields` read from `line` as text that two equal readings share bit for bit: its device,
+/// coordinates, time and accuracy.
+func bitwiseText(of fields: SampleFields, in line: UnsafeBufferPointer<UInt8>) -> String {
+    let sample = fields.sample(in: line)
+    return "\(sample.device)|\(sample.coordinate.latitude.bitPattern)|\(sample.coordinate.longitude.bitPattern)|"
+        + "\(sample.time.microseconds)|\(sample.accuracy.map { "\($0.bitPattern)" } ?? "-")"
 }

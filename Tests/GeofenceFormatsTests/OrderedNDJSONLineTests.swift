@@ -63,7 +63,7 @@ import GeofenceKit
                     var lineEnd = lineFeed
                     if lineEnd > lineStart, block[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
                     let line = UnsafeBufferPointer(rebasing: block[lineStart..<lineEnd])
-                    let plain = SampleDecoder.plainNDJSONFields(line: line).map { describe($0, in: line) }
+                    let plain = SampleDecoder.plainNDJSONFields(line: line).map { bitwiseText(of: $0, in: line) }
                     if let row = OrderedNDJSONLine.read(block, from: lineStart) {
                         orderedCount += 1
                         let name = String(decoding: UnsafeBufferPointer(rebasing: block[row.name]), as: UTF8.self)
@@ -104,11 +104,5 @@ import GeofenceKit
         let read = bytes.withUnsafeBufferPointer { OrderedNDJSONLine.read($0, from: 0) }
         #expect(read != nil)
         #expect(read?.lineEnd == bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count)
-    }
-
-    private func describe(_ fields: SampleFields, in line: UnsafeBufferPointer<UInt8>) -> String {
-        let sample = fields.sample(in: line)
-        return "\(sample.device)|\(sample.coordinate.latitude.bitPattern)|\(sample.coordinate.longitude.bitPattern)|"
-            + "\(sample.time.microseconds)|\(sample.accuracy.map { "\($0.bitPattern)" } ?? "-")"
     }
 }

@@ -25,6 +25,36 @@ enum EightBytes {
         return index
     }
 
+    /// The offset of the first comma, quote or line feed at or after `start` (or `bytes.count`); `start` itself when a
+    /// byte before it is not ASCII, so that the caller refuses the name (``OrderedCSVRow``'s device).
+    @inline(__always)
+    static func endOfASCIIName(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress.map(UnsafeRawPointer.init) else { return start }
+        let commas = UInt64(UInt8(ascii: ",")) &* ones
+        let quotes = UInt64(UInt8(ascii: "\"")) &* ones
+        let lineFeeds = UInt64(UInt8(ascii: "\n")) &* ones
+        var index = start
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let stops = zeroBytes(word ^ commas) | zeroBytes(word ^ quotes) | zeroBytes(word ^ lineFeeds)
+            if stops != 0 {
+                // The bytes before the first stop must be ASCII (the stop itself is).
+                let before = stops.trailingZeroBitCount & ~7
+                let mask: UInt64 = before == 0 ? 0 : ~0 >> (64 - before)
+                return word & mask & highBits == 0 ? index + before / 8 : start
+            }
+            guard word & highBits == 0 else { return start }
+            index += 8
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") { return index }
+            guard byte < 0x80 else { return start }
+            index += 1
+        }
+        return index
+    }
+
     /// The high bit of each zero byte of `word`, where the lowest flag is exact: a borrow can only flag a byte
     /// above a real zero, so the first match (`trailingZeroBitCount / 8`) is right, and it costs one operation
     /// less per word than a borrow-free test. The end of a CSV field and the special bytes of a JSON string

@@ -18,7 +18,7 @@ enum OrderedCSVRow {
     static func read(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> OrderedLine? {
         let count = bytes.count
         // The device: ASCII up to the first comma, not empty, no blank at either end, no quote, no line end.
-        let nameEnd = endOfName(in: bytes, from: start)
+        let nameEnd = EightBytes.endOfASCIIName(in: bytes, from: start)
         guard nameEnd > start, nameEnd < count, bytes[nameEnd] == UInt8(ascii: ","),
             !CSVFieldScanner.isBlank(bytes[start]), !CSVFieldScanner.isBlank(bytes[nameEnd - 1])
         else { return nil }
@@ -42,39 +42,5 @@ enum OrderedCSVRow {
         return OrderedLine(
             name: start..<nameEnd, latitude: latitude, longitude: longitude, time: time.microseconds,
             lineEnd: lineEnd)
-    }
-
-    /// The offset of the first comma, quote or line feed at or after `start` (or `bytes.count`); `start` itself when a
-    /// byte before it is not ASCII, so that the caller refuses the name. Eight bytes at a time, as ``EightBytes``
-    /// scans.
-    @inline(__always)
-    private static func endOfName(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        guard let base = bytes.baseAddress.map(UnsafeRawPointer.init) else { return start }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let commas = UInt64(UInt8(ascii: ",")) &* ones
-        let quotes = UInt64(UInt8(ascii: "\"")) &* ones
-        let lineFeeds = UInt64(UInt8(ascii: "\n")) &* ones
-        var index = start
-        while index + 8 <= bytes.count {
-            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            let stops =
-                EightBytes.zeroBytes(word ^ commas) | EightBytes.zeroBytes(word ^ quotes)
-                | EightBytes.zeroBytes(word ^ lineFeeds)
-            if stops != 0 {
-                // The bytes before the first stop must be ASCII (the stop itself is).
-                let before = stops.trailingZeroBitCount & ~7
-                let mask: UInt64 = before == 0 ? 0 : ~0 >> (64 - before)
-                return word & mask & 0x8080_8080_8080_8080 == 0 ? index + before / 8 : start
-            }
-            guard word & 0x8080_8080_8080_8080 == 0 else { return start }
-            index += 8
-        }
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") { return index }
-            guard byte < 0x80 else { return start }
-            index += 1
-        }
-        return index
     }
 }

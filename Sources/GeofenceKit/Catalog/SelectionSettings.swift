@@ -70,13 +70,19 @@ public struct SharedCatalog: Sendable {
         }
         return index.centres.withUnsafeBufferPointer { centres in
             for region in regions {
-                let centre = centres[Int(region)]
-                guard centre.radius > 0 else { return false }
-                circles.append(
-                    MonitoredCircle(id: region, latitude: centre.latitude, longitude: centre.longitude, radius: centre.radius))
+                guard let circle = Self.circle(centres[Int(region)], id: region) else { return false }
+                circles.append(circle)
             }
             return true
         }
+    }
+
+    /// The plain circle of region `id` from its centre record in the index; `nil` for a polygon (whose record is
+    /// its bounding circle, with the radius negative).
+    @inline(__always)
+    private static func circle(_ centre: CatalogIndex.Circle, id: Int32) -> MonitoredCircle? {
+        guard centre.radius > 0 else { return nil }
+        return MonitoredCircle(id: id, latitude: centre.latitude, longitude: centre.longitude, radius: centre.radius)
     }
 
     /// A catalog whose regions are the index's own shapes with default flags, numbered in tree order (in place:
@@ -97,11 +103,7 @@ public struct SharedCatalog: Sendable {
         }
         // Every region a device chooses is registered through this: its centre record, read directly (no shape
         // built, no polygon looked up for a circle).
-        self.circle = { [centres = index.centres] id in
-            let centre = centres[Int(id)]
-            guard centre.radius > 0 else { return nil }
-            return MonitoredCircle(id: id, latitude: centre.latitude, longitude: centre.longitude, radius: centre.radius)
-        }
+        self.circle = { [centres = index.centres] id in Self.circle(centres[Int(id)], id: id) }
         circlesAreIndexCentres = true
     }
 }

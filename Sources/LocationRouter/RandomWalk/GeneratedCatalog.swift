@@ -29,11 +29,7 @@ extension SharedCatalog {
         let circles = ParallelFill.array(count: configuration.count) { k in
             var rng = stream
             rng.skip(3 * k)
-            // The draws of `GeoMotion.offset(_:_:withinDisc:scale:using:)`, moved from the start computed once.
-            let distance = areaRadius * rng.unit().squareRoot()
-            let bearing = SineAndCosine.of(rng.unit() * 2 * .pi)
-            let centre = GeoMotion.move(
-                from: start, scale: scale, north: distance * bearing.cos, east: distance * bearing.sin)
+            let centre = GeoMotion.offset(from: start, scale: scale, withinDisc: areaRadius, using: &rng)
             return CatalogIndex.Circle(latitude: centre.latitude, longitude: centre.longitude, radius: rng.uniform(radii))
         }
         return SharedCatalog(generated: CatalogIndex(circles: circles))

@@ -51,8 +51,24 @@ extension GeoMotion {
         _ latitude: Double, _ longitude: Double, withinDisc radius: Double, scale: LocalScale? = nil,
         using rng: inout SplitMix64
     ) -> (latitude: Double, longitude: Double) {
+        let (north, east) = discOffset(radius, using: &rng)
+        return move(latitude, longitude, north: north, east: east, scale: scale)
+    }
+
+    /// ``offset(_:_:withinDisc:scale:using:)`` from a start whose plane (`scale`) and geodesic terms (`start`) the
+    /// caller computed once for many offsets (a generated catalog places a million centres around the walk's
+    /// centre): the same draws, the same position.
+    static func offset(
+        from start: Geodesic.DirectStart, scale: LocalScale, withinDisc radius: Double, using rng: inout SplitMix64
+    ) -> (latitude: Double, longitude: Double) {
+        let (north, east) = discOffset(radius, using: &rng)
+        return move(from: start, scale: scale, north: north, east: east)
+    }
+
+    /// The draws of a uniform offset in the disc of `radius` metres: a distance, then a bearing.
+    private static func discOffset(_ radius: Double, using rng: inout SplitMix64) -> (north: Double, east: Double) {
         let distance = radius * rng.unit().squareRoot()
         let bearing = SineAndCosine.of(rng.unit() * 2 * .pi)
-        return move(latitude, longitude, north: distance * bearing.cos, east: distance * bearing.sin, scale: scale)
+        return (distance * bearing.cos, distance * bearing.sin)
     }
 }
