@@ -41,37 +41,40 @@ extension CatalogIndex {
                 // Pointers are not `Sendable`: the parts get the addresses, and each writes only its own points.
                 let (regionsAddress, foundAddress) = (Int(bitPattern: regions.baseAddress), Int(bitPattern: found.baseAddress))
                 ParallelFill.forEachPart(count: points.count, smallestPart: 1_024) { part in
-                    let regions = UnsafeMutablePointer<Int32>(bitPattern: regionsAddress)
+                    let regionsOut = UnsafeMutablePointer<Int32>(bitPattern: regionsAddress)
                     let found = UnsafeMutablePointer<Int32>(bitPattern: foundAddress)!
-                    var query = NearestRegions()
+                    // The answer of the point before along the curve, and the buffers of this point's walk.
+                    var answer = NearestRegions(), query = NearestRegions()
                     for position in part {
                         let k = Int(order[position] & 0xFF_FFFF)
                         let (latitude, longitude) = points[k]
-                        // Its two sines and cosines once, for the bound and the walk.
+                        // Its two sines and cosines once, for the walk and, if needed, the bound.
                         let point = EarthCentredPoint(latitude: latitude, longitude: longitude)
-                        // The point before along the curve is near: its regions, measured from here, bound the walk.
-                        let bound = query.positions.count == wanted
-                            ? farthest(
-                                of: query.positions, latitude: latitude, longitude: longitude, point: point,
-                                maximumRadius: maximumRadius) : .infinity
-                        // A tighter guess first: the point before's own farthest distance, a little more (the
-                        // catalog's density changes slowly along the curve).
-                        let guess = query.distances.count == wanted ? query.distances[wanted - 1] * 1.25 + 20 : .infinity
-                        if guess < bound {
+                        // A tight guess first: the point before is near, and the catalog's density changes slowly
+                        // along the curve, so its own farthest distance, a little more, usually holds `wanted`.
+                        let guess = answer.distances.count == wanted ? answer.distances[wanted - 1] * 1.25 + 20 : .infinity
+                        if guess.isFinite {
                             nearest(
                                 latitude: latitude, longitude: longitude, point: point, count: wanted, within: limit,
                                 maximumRadius: maximumRadius, atMost: guess, into: &query)
                         }
                         // The walk found every region nearer than the guess; `wanted` of them, the farthest clear of
-                        // the guess by more than the walk's rounding, are the answer. Otherwise, the safe bound.
-                        if !(guess < bound && query.distances.count == wanted && query.distances[wanted - 1] < guess - 1e-3) {
+                        // the guess by more than the walk's rounding, are the answer. Otherwise the safe bound: the
+                        // point before's regions measured from here (measured only then).
+                        if !(guess.isFinite && query.distances.count == wanted && query.distances[wanted - 1] < guess - 1e-3) {
+                            let bound = answer.positions.count == wanted
+                                ? farthest(
+                                    of: answer.positions, latitude: latitude, longitude: longitude, point: point,
+                                    maximumRadius: maximumRadius) : .infinity
                             nearest(
                                 latitude: latitude, longitude: longitude, point: point, count: wanted, within: limit,
                                 maximumRadius: maximumRadius, atMost: bound, into: &query)
                         }
-                        query.sortRegions()
-                        found[k] = Int32(query.regions.count)
-                        for (i, region) in query.regions.enumerated() { regions![k * wanted + i] = region }
+                        swap(&answer, &query)
+                        answer.sortRegions()
+                        let regions = answer.regions
+                        found[k] = Int32(regions.count)
+                        for (i, region) in regions.enumerated() { regionsOut![k * wanted + i] = region }
                     }
                 }
             }

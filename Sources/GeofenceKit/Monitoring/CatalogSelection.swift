@@ -44,6 +44,32 @@ struct CatalogSelection: Sendable, RefreshCheck {
         anchorCosine[row] = cos(latitude * .pi / 180)
     }
 
+    /// The `wanted` nearest catalog regions at the position (none larger than `maximumRadius`), in ascending region
+    /// order, from the prepared answers when one was computed here, else from a query; records the device's anchor
+    /// and time. `bound`: a distance within which `wanted` catalog regions are known to lie (see
+    /// ``CatalogIndex/nearest(latitude:longitude:count:within:maximumRadius:atMost:into:)``).
+    mutating func choose(
+        row: Int, wanted: Int, latitude: Double, longitude: Double, time: Int64, maximumRadius: Double?,
+        atMost bound: Double
+    ) -> [Int32] {
+        setAnchor(row: row, latitude: latitude, longitude: longitude)
+        chosenAt[row] = time
+        guard wanted > 0 else { return [] }
+        if prepared != nil {
+            let taken = prepared!.take(
+                row: row, latitude: latitude, longitude: longitude, wanted: wanted, into: &query.regions)
+            // Dropped once every answer is used.
+            if prepared!.left == 0 { prepared = nil }
+            if taken { return query.regions }
+        }
+        catalog.index.nearest(
+            latitude: latitude, longitude: longitude, count: wanted, within: settings.proximityRadius ?? .infinity,
+            maximumRadius: maximumRadius, atMost: bound, into: &query)
+        // Sorted in the query's own buffer (its order by distance is not needed here): no array allocated per choice.
+        query.sortRegions()
+        return query.regions
+    }
+
     /// Whether the position is surely closer than `distance` to the device's anchor, by a bound that costs no
     /// trigonometry: the checked distance at every sample is then needed only near or past the refresh distance.
     ///
@@ -80,15 +106,28 @@ struct CatalogSelection: Sendable, RefreshCheck {
         return time - chosenAt[row] >= Int64(interval * 1e6)
     }
 
+    /// Makes room for the device rows below `rows` (a monitor whose devices are known in advance), so that each
+    /// device's first choice appends its row's fields without growing the arrays.
+    mutating func reserveRows(_ rows: Int) {
+        ownCount.reserveCapacity(rows)
+        capacity.reserveCapacity(rows)
+        anchor.reserveCapacity(rows)
+        anchorCosine.reserveCapacity(rows)
+        chosenAt.reserveCapacity(rows)
+        firstTime.reserveCapacity(rows)
+    }
+
+    /// Gives every row up to `row` its fields (none chosen yet). Devices come row after row, so one element each
+    /// is the common case: appended one by one, not through a generic `append(contentsOf:)` per array.
     mutating func grow(toInclude row: Int) {
-        guard row >= ownCount.count else { return }
-        let missing = row + 1 - ownCount.count
-        ownCount.append(contentsOf: repeatElement(0, count: missing))
-        capacity.append(contentsOf: repeatElement(0, count: missing))
-        anchor.append(contentsOf: repeatElement(PackedRegion(polygonIndex: 0), count: missing))
-        anchorCosine.append(contentsOf: repeatElement(0, count: missing))
-        chosenAt.append(contentsOf: repeatElement(.min, count: missing))
-        firstTime.append(contentsOf: repeatElement(.min, count: missing))
+        while row >= ownCount.count {
+            ownCount.append(0)
+            capacity.append(0)
+            anchor.append(PackedRegion(polygonIndex: 0))
+            anchorCosine.append(0)
+            chosenAt.append(.min)
+            firstTime.append(.min)
+        }
     }
 }
 

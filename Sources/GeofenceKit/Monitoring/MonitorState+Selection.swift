@@ -26,6 +26,7 @@ extension MonitorState {
         let answers = catalog.index.nearest(
             at: starts.map { ($0.latitude, $0.longitude) }, count: wanted,
             within: selection.settings.proximityRadius ?? .infinity, maximumRadius: settings.maximumRadius)
+        self.selection?.reserveRows((starts.map(\.row).max() ?? -1) + 1)
         self.selection?.prepared = PreparedChoices(
             answers: answers, rows: starts.map(\.row), latitudes: starts.map(\.latitude),
             longitudes: starts.map(\.longitude))
@@ -261,24 +262,11 @@ extension MonitorState {
     private mutating func choose(
         row: Int, wanted: Int, latitude: Double, longitude: Double, time: Timestamp, atMost bound: Double = .infinity
     ) -> [Int32] {
-        guard var selection = selection.take() else { return [] }
-        defer { self.selection = selection }
-        selection.setAnchor(row: row, latitude: latitude, longitude: longitude)
-        selection.chosenAt[row] = time.microseconds
-        guard wanted > 0 else { return [] }
-        // Taken out while used (no copy of its tables), and dropped once every answer is used.
-        if var prepared = selection.prepared.take() {
-            let taken = prepared.take(
-                row: row, latitude: latitude, longitude: longitude, wanted: wanted, into: &selection.query.regions)
-            if prepared.left > 0 { selection.prepared = prepared }
-            if taken { return selection.query.regions }
-        }
-        selection.catalog.index.nearest(
-            latitude: latitude, longitude: longitude, count: wanted, within: selection.settings.proximityRadius ?? .infinity,
-            maximumRadius: settings.maximumRadius, atMost: bound, into: &selection.query)
-        // Sorted in the query's own buffer (its order by distance is not needed here): no array allocated per choice.
-        selection.query.sortRegions()
-        return selection.query.regions
+        // In place through the optional: taking the selection out and putting it back copied and destroyed the
+        // whole struct (a retain and a release of each of its arrays) at every choice.
+        selection?.choose(
+            row: row, wanted: wanted, latitude: latitude, longitude: longitude, time: time.microseconds,
+            maximumRadius: settings.maximumRadius, atMost: bound) ?? []
     }
 
     /// A catalog polygon takes one entry of the polygon table per monitor, however often it is chosen: monitored
