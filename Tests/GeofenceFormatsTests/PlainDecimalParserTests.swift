@@ -64,6 +64,51 @@ import GeofenceKit
         #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
     }
 
+    /// The word-at-a-time path answers as the digit-by-digit reader does for every text it sees — values, ends and
+    /// refusals alike: decimals of every layout it takes (one to eight integer digits, a leading zero or not, up to
+    /// 22 fraction digits, short and long), and near misses, each followed by every byte and enough of a line that
+    /// the path runs.
+    @Test func wordsAndDigitsAgree() {
+        var random = SplitMix64(seed: 17)
+        var texts: [String] = []
+        for integerDigits in 1...8 {
+            for fractionDigits in 0...22 {
+                for _ in 0..<6 {
+                    var text = String(random.next() % 10)
+                    if integerDigits > 1 { text = String(1 + random.next() % 9) }
+                    for _ in 1..<integerDigits { text.append(String(random.next() % 10)) }
+                    if fractionDigits > 0 || random.next() % 2 == 0 { text.append(".") }
+                    for _ in 0..<fractionDigits { text.append(String(random.next() % 10)) }
+                    if random.next() % 3 == 0 { text = "-" + text }
+                    texts.append(text)
+                }
+            }
+        }
+        texts += [
+            "0.0", "-0.0", "0.000000000000000001", "00.5", "0.", "-.5", "1..5", "12345678.5", "9.9999999999999999999",
+        ]
+        var mismatches: [String] = []
+        for text in texts {
+            for next in [UInt8](0...255) {
+                let line = Array(text.utf8) + [next] + Array(",121.51234567,1795248000,".utf8)
+                let (words, digits) = line.withUnsafeBufferPointer {
+                    (PlainDecimalParser.parse($0, from: 0), PlainDecimalParser.parseDigitByDigit($0, from: 0))
+                }
+                let same =
+                    switch (words, digits) {
+                    case (nil, nil): true
+                    case let (a?, b?):
+                        a.value.bitPattern == b.value.bitPattern && a.end == b.end && a.isInteger == b.isInteger
+                    default: false
+                    }
+                if !same {
+                    mismatches.append("\(text) + \(next): \(words as Any) ≠ \(digits as Any)")
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+
     /// Up to eight digits at once: every count of leading digits, followed by every kind of byte.
     @Test func leadingDigitsCountAndValue() {
         for count in 0...8 {

@@ -97,7 +97,12 @@ enum EightBytes {
     /// instead of a loop over them.
     @inline(__always)
     static func leadingDigits(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (value: UInt64, count: Int) {
-        let word = load(at: offset, in: bytes)
+        leadingDigits(of: load(at: offset, in: bytes))
+    }
+
+    /// The digits that start `word` (its lowest bytes), up to eight: their value and how many there are.
+    @inline(__always)
+    static func leadingDigits(of word: UInt64) -> (value: UInt64, count: Int) {
         let count = nonDigits(word).trailingZeroBitCount / 8
         guard count > 0 else { return (0, 0) }
         // The digits moved to the word's last bytes (the least significant places), '0's before them.
@@ -106,8 +111,9 @@ enum EightBytes {
         return (value(ofDigits: padded), count)
     }
 
+    /// The eight bytes at `offset` as a little-endian word (the first byte the lowest); there must be eight there.
     @inline(__always)
-    private static func load(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    static func load(at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         UInt64(
             littleEndian: UnsafeRawPointer(bytes.baseAddress!).loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
