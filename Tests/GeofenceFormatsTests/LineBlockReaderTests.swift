@@ -55,6 +55,17 @@ import GeofenceKit
         }
     }
 
+    /// A block's line count is exact however densely its lines fall: blocks of nothing but line feeds (and of
+    /// lines of one byte), of lengths around the counter's steps of 64 bytes and its 63 steps per sum.
+    @Test(arguments: [1, 63, 64, 65, 127, 4031, 4032, 4033, 4095, 8064, 8065, 100_000])
+    func lineCountsOfDenseBlocks(size: Int) {
+        for line in ["", "x"] {
+            let text = String(repeating: line + "\n", count: size)
+            let lines = Self.lines(text, readSize: text.utf8.count, blockSize: 1 << 18)
+            #expect(lines.count == size && lines.last == "\(size):\(line)")
+        }
+    }
+
     @Test(arguments: [1, 3, 1000])
     func recycledBuffersGiveTheSameLines(readSize: Int) {
         let texts = ["a,b\r\n\nccc\nlast", "\n", "x\ny\n\n\nz", String(repeating: "0123456789\n", count: 40)]
