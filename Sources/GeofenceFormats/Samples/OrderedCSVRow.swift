@@ -12,7 +12,7 @@ import GeofenceKit
 /// else — an ISO time, a quote, a blank around a value, a carriage return not before the line feed, a bad value —
 /// so that the caller reads the line the general way. Whatever it reads it reads exactly as `plainCSVFields` reads
 /// the same line cut at its line feed (`OrderedCSVRowTests` compares them).
-enum OrderedCSVRow {
+enum OrderedCSVRow: OrderedLineReader {
     /// The row starting at `start` of `bytes` (a block of whole lines), or `nil` for the general reader.
     @inline(__always)
     static func read(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> OrderedLine? {

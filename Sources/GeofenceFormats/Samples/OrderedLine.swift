@@ -10,3 +10,10 @@ struct OrderedLine {
     /// Where the line ends: the offset of its line feed, or the end of the bytes. The next line starts after it.
     var lineEnd: Int
 }
+
+/// A reader of the lines of one ordered shape (``OrderedCSVRow``, ``OrderedNDJSONLine``), for
+/// ``SampleBlockDecoder``'s loop over runs of such lines.
+protocol OrderedLineReader {
+    /// The line starting at `start` of `bytes` (a block of whole lines), or `nil` for the general reader.
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> OrderedLine?
+}

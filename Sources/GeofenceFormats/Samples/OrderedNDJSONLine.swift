@@ -13,7 +13,7 @@ import GeofenceKit
 /// and answers `nil` for anything else — another order, an accuracy, whitespace, an ISO time, an escape, a bad
 /// value — so that the caller reads the line the general way. Whatever it reads it reads exactly as
 /// `plainNDJSONFields` reads the same line cut at its line feed (`OrderedNDJSONLineTests` compares them).
-enum OrderedNDJSONLine {
+enum OrderedNDJSONLine: OrderedLineReader {
     /// The line starting at `start` of `bytes` (a block of whole lines), or `nil` for the general reader.
     @inline(__always)
     static func read(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> OrderedLine? {

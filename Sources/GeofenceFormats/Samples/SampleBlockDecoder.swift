@@ -46,25 +46,18 @@ public enum SampleBlockDecoder {
             var lineStart = start
             var lineNumber = firstLine
             while lineStart < buffer.count {
-                // A line of the shape feeds write, read with its line end; any other line the general way below.
-                let ordered: OrderedLine? =
-                    if isOrderedCSV {
-                        OrderedCSVRow.read(buffer, from: lineStart)
-                    } else if isNDJSON {
-                        OrderedNDJSONLine.read(buffer, from: lineStart)
-                    } else {
-                        nil
-                    }
-                if let row = ordered, row.lineEnd - lineStart <= maxLineLength {
-                    block.samples.append(
-                        .init(
-                            lineNumber: lineNumber, name: row.name,
-                            nameHash: DeviceNameHash.hash(UnsafeBufferPointer(rebasing: buffer[row.name]), seed: seed),
-                            latitude: row.latitude, longitude: row.longitude, time: row.time, accuracy: .nan))
-                    lineStart = row.lineEnd + 1
-                    lineNumber += 1
-                    continue
+                // Lines of the shape feeds write, read with their line ends; the first other line the general way
+                // below.
+                if isOrderedCSV {
+                    appendOrderedLines(
+                        OrderedCSVRow.self, buffer, from: &lineStart, lineNumber: &lineNumber,
+                        maxLineLength: maxLineLength, seed: seed, to: &block.samples)
+                } else if isNDJSON {
+                    appendOrderedLines(
+                        OrderedNDJSONLine.self, buffer, from: &lineStart, lineNumber: &lineNumber,
+                        maxLineLength: maxLineLength, seed: seed, to: &block.samples)
                 }
+                guard lineStart < buffer.count else { break }
                 let lineEnd =
                     memchr(base + lineStart, 0x0A, buffer.count - lineStart).map {
                         UnsafeRawPointer($0) - UnsafeRawPointer(base)
@@ -129,5 +122,29 @@ public enum SampleBlockDecoder {
             }
         }
         return block
+    }
+
+    /// Appends the lines from `lineStart` on while `Reader` reads them, and stops at the first it does not read
+    /// (or at the end): `lineStart` and `lineNumber` are then that line's.
+    ///
+    /// Apart from ``decode(_:from:firstLine:as:maxLineLength:buffers:)``, whose general path makes it too large for
+    /// the compiler to inline the readers and their number parsers into it (a call and its saved registers per
+    /// coordinate); in this small loop they are inlined.
+    @inline(never)
+    private static func appendOrderedLines<Reader: OrderedLineReader>(
+        _ reader: Reader.Type, _ buffer: UnsafeBufferPointer<UInt8>, from lineStart: inout Int,
+        lineNumber: inout Int, maxLineLength: Int, seed: UInt64, to samples: inout [DecodedSampleBlock.Sample]
+    ) {
+        while lineStart < buffer.count, let row = Reader.read(buffer, from: lineStart),
+            row.lineEnd - lineStart <= maxLineLength
+        {
+            samples.append(
+                .init(
+                    lineNumber: lineNumber, name: row.name,
+                    nameHash: DeviceNameHash.hash(UnsafeBufferPointer(rebasing: buffer[row.name]), seed: seed),
+                    latitude: row.latitude, longitude: row.longitude, time: row.time, accuracy: .nan))
+            lineStart = row.lineEnd + 1
+            lineNumber += 1
+        }
     }
 }
