@@ -6,6 +6,7 @@
 public enum DeviceNameHash {
     public static let seed = UInt64.random(in: .min ... .max)
 
+    @inline(__always)
     public static func hash(_ bytes: UnsafeBufferPointer<UInt8>, seed: UInt64) -> UInt64 {
         var hash = seed ^ UInt64(bytes.count)
         guard let base = bytes.baseAddress.map(UnsafeRawPointer.init) else { return mix(hash) }
