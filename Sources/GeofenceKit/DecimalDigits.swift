@@ -131,12 +131,31 @@ public enum DecimalDigits {
     public static func upToThreeDigits(_ value: UInt64) -> (digits: UInt64, count: Int) {
         if value < 10 { return (value | 0x30, 1) }
         let high = value / 100
-        let pair = pairs.withUTF8Buffer { pairs in
-            UInt64(UInt16(littleEndian: UnsafeRawPointer(pairs.baseAddress! + 2 &* Int(value &- high &* 100))
-                .loadUnaligned(as: UInt16.self)))
-        }
+        let pair = pair(value &- high &* 100)
         if value < 100 { return (pair, 2) }
         return (high | 0x30 | pair &<< 8, 3)
+    }
+
+    /// The digits of `value` (< 10⁸, without leading zeros) as ASCII in the low bytes of a word, the first digit in
+    /// the lowest, and how many there are: one store writes them all. Up to four digits, the pairs of ``pairs``
+    /// (the device numbers and `seq` of events); more take ``eightDigits(_:)`` with its leading zeros shifted out.
+    @inlinable @inline(__always)
+    public static func upToEightDigits(_ value: UInt64) -> (digits: UInt64, count: Int) {
+        if value < 1_000 { return upToThreeDigits(value) }
+        if value < 10_000 {
+            let high = value / 100
+            return (pair(high) | pair(value &- high &* 100) &<< 16, 4)
+        }
+        let count = value < 100_000 ? 5 : value < 1_000_000 ? 6 : value < 10_000_000 ? 7 : 8
+        return (eightDigits(UInt32(truncatingIfNeeded: value)) &>> (64 &- 8 &* UInt64(count)), count)
+    }
+
+    /// The two digits of `value` (< 100, with a leading zero) as ASCII in the low two bytes of a word.
+    @inlinable @inline(__always)
+    static func pair(_ value: UInt64) -> UInt64 {
+        pairs.withUTF8Buffer { pairs in
+            UInt64(UInt16(littleEndian: UnsafeRawPointer(pairs.baseAddress! + 2 &* Int(value)).loadUnaligned(as: UInt16.self)))
+        }
     }
 
     /// "00", "01", … "99".

@@ -81,6 +81,18 @@ import Testing
         }
     }
 
+    @Test func writesEveryNumberUpToEightDigitsInOneWord() {
+        var rng = SplitMix64(seed: 24)
+        let values: [UInt64] = [0, 9, 10, 99, 100, 999, 1_000, 9_999, 10_000, 99_999, 100_000, 9_999_999, 10_000_000, 99_999_999]
+            + (0..<20_000).map { _ in rng.next() % 100_000_000 >> (rng.next() % 27) }
+        for value in values {
+            let (digits, count) = DecimalDigits.upToEightDigits(value)
+            let bytes = (0..<8).map { UInt8(truncatingIfNeeded: digits >> (8 * UInt64($0))) }
+            #expect(String(decoding: bytes.prefix(count), as: UTF8.self) == String(value))
+            #expect(bytes.dropFirst(count).allSatisfy { $0 == 0 })
+        }
+    }
+
     @Test func padsWithZerosToTheCountAskedFor() {
         #expect(Self.text(5, count: 2) == "05")
         #expect(Self.text(42, count: 6) == "000042")

@@ -19,6 +19,24 @@ import Testing
         #expect(RegionNames.generated(perDevice: 20).name(of: region) == regionName)
     }
 
+    /// Device numbers, region indices and `seq` of every digit count, written in one store up to eight digits and
+    /// digit by digit beyond (a restored `seq` continuing past eight digits): the text of `String(_:)`. (The `seq`
+    /// table has an entry for every device up to the largest: a device number past a million would take megabytes.)
+    @Test func numbersOfEveryLengthAreWrittenWhole() {
+        let devices: [Int32] = [9, 10, 99, 100, 999, 1_000, 9_999, 10_000, 99_999, 100_000, 999_999, 1_000_000]
+        for device in devices {
+            var encoder = EventEncoder(
+                deviceNames: .generated, regionNames: .generated(perDevice: 1_000), restoredSequence: { _ in 123_456_789 })
+            var bytes: [UInt8] = []
+            let region = device * 1_000 + 999
+            encoder.encode(
+                GeofenceEvent(device: device, region: region, kind: .exit, time: Timestamp(microseconds: 0), latitude: 1.5, longitude: -2.25),
+                into: &bytes)
+            let name = RegionNames.generated(perDevice: 1_000).name(of: region)
+            #expect(String(decoding: bytes, as: UTF8.self) == #"{"device":"device-\#(device)","region":"\#(name)","event":"exit","time":"1970-01-01T00:00:00Z","lat":1.5,"lon":-2.25,"seq":123456790}"# + "\n")
+        }
+    }
+
     @Test func listedNamesAreEscapedAndFailedAndStateEventsCarryTheirFields() {
         let registry = DeviceRegistry()
         _ = registry.append("bus \"17\"")

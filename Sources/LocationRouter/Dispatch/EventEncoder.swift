@@ -38,13 +38,12 @@ public struct EventEncoder: Sendable {
         sequence.indices.compactMap { sequence[$0] == 0 ? nil : (Int32($0), sequence[$0]) }
     }
 
-    /// The next `seq` of `device`. Inlined, every event takes it; the table grows apart.
+    /// The next `seq` of `device`, from the table held by pointer while a batch is encoded (grown first to hold
+    /// every device of the batch). Through the array, every event paid for a uniqueness check and a bounds check.
     @inline(__always)
-    private mutating func nextSequence(of device: Int32) -> UInt64 {
-        let i = Int(device)
-        if i >= sequence.count { growSequences(toInclude: i) }
-        sequence[i] &+= 1
-        return sequence[i]
+    private static func nextSequence(of device: Int32, in sequences: UnsafeMutablePointer<UInt64>) -> UInt64 {
+        sequences[Int(device)] &+= 1
+        return sequences[Int(device)]
     }
 
     /// Makes room for the `seq` of devices up to `device`, from the run continued where there is one.
@@ -69,14 +68,28 @@ public struct EventEncoder: Sendable {
     }
 
     private mutating func encode(_ events: UnsafeBufferPointer<GeofenceEvent>, into output: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: events.count == 1 ? 2 * LineWriter.boundedRoom : 8_192) { scratch in
-            var line = LineWriter(scratch: scratch)
-            for event in events { encode(event, into: &line, output: &output) }
-            line.flush(into: &output)
+        // Every device of the batch gets its `seq` entry first; the table is then held by pointer (out of `self`,
+        // which the lines' writing mutates) until the batch is written.
+        var last = -1
+        for event in events { last = max(last, Int(event.device)) }
+        if last >= sequence.count { growSequences(toInclude: last) }
+        var table: [UInt64] = []
+        swap(&table, &sequence)
+        defer { swap(&table, &sequence) }
+        table.withUnsafeMutableBufferPointer { sequences in
+            let sequences = sequences.baseAddress!
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: events.count == 1 ? 2 * LineWriter.boundedRoom : 8_192) { scratch in
+                var line = LineWriter(scratch: scratch)
+                for event in events { encode(event, sequences: sequences, into: &line, output: &output) }
+                line.flush(into: &output)
+            }
         }
     }
 
-    private mutating func encode(_ event: GeofenceEvent, into line: inout LineWriter, output: inout [UInt8]) {
+    private mutating func encode(
+        _ event: GeofenceEvent, sequences: UnsafeMutablePointer<UInt64>, into line: inout LineWriter,
+        output: inout [UInt8]
+    ) {
         line.startLine(flushingInto: &output)
         switch deviceNames {
         case .generated:
@@ -89,7 +102,7 @@ public struct EventEncoder: Sendable {
             line.write(cachedName(event.device, in: &deviceCache) { deviceNames.name(of: $0) }, flushingInto: &output)
         }
         if event.kind == .visit {
-            encodeVisit(event, into: &line, output: &output)
+            encodeVisit(event, sequences: sequences, into: &line, output: &output)
             return
         }
         switch regionNames {
@@ -122,7 +135,7 @@ public struct EventEncoder: Sendable {
             line.write(#"","time":""#)
             line.write(event.time, cache: &times)
             line.write(#"","seq":"#)
-            line.write(decimal: Int(nextSequence(of: event.device)))
+            line.write(decimal: Int(Self.nextSequence(of: event.device, in: sequences)))
             line.write("}\n")
             return
         case .state:
@@ -142,7 +155,7 @@ public struct EventEncoder: Sendable {
             line.write(detected, cache: &times)
         }
         line.write(#"","lat":"#)
-        writePositionAndSequence(of: event, into: &line)
+        writePositionAndSequence(of: event, sequences: sequences, into: &line)
     }
 
     /// The device a generated region (`device-N/rI`, numbered N × `perDevice` + I) belongs to, and its index there.
@@ -185,7 +198,10 @@ public struct EventEncoder: Sendable {
 
     /// The rest of a `visit` event after its device: `"event":"visit","visit":"arrival"|"departure"`, the time,
     /// `arrival` (when the stay began), for a departure `duration` (seconds), the place's position and `seq`.
-    private mutating func encodeVisit(_ event: GeofenceEvent, into line: inout LineWriter, output: inout [UInt8]) {
+    private mutating func encodeVisit(
+        _ event: GeofenceEvent, sequences: UnsafeMutablePointer<UInt64>, into line: inout LineWriter,
+        output: inout [UInt8]
+    ) {
         line.write(#","event":"visit","visit":""#)
         line.write((event.visit ?? .arrival).description, flushingInto: &output)
         line.write(#"","time":""#)
@@ -202,18 +218,20 @@ public struct EventEncoder: Sendable {
             }
         }
         line.write(#","lat":"#)
-        writePositionAndSequence(of: event, into: &line)
+        writePositionAndSequence(of: event, sequences: sequences, into: &line)
     }
 
     /// The end every line shares, from the latitude's value on (its key ends the field before it, which differs):
     /// the latitude, `"lon"`, the device's next `"seq"` and the line's end.
     @inline(__always)
-    private mutating func writePositionAndSequence(of event: GeofenceEvent, into line: inout LineWriter) {
+    private func writePositionAndSequence(
+        of event: GeofenceEvent, sequences: UnsafeMutablePointer<UInt64>, into line: inout LineWriter
+    ) {
         line.write(event.latitude)
         line.write(#","lon":"#)
         line.write(event.longitude)
         line.write(#","seq":"#)
-        line.write(decimal: Int(nextSequence(of: event.device)))
+        line.write(decimal: Int(Self.nextSequence(of: event.device, in: sequences)))
         line.write("}\n")
     }
 

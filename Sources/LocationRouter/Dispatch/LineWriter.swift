@@ -52,7 +52,8 @@ struct LineWriter {
     mutating func write(_ text: StaticString) {
         text.withUTF8Buffer { bytes in
             assertRoom(bytes.count)
-            (base + count).update(from: bytes.baseAddress!, count: bytes.count)
+            // A raw copy: `update(from:count:)` compared the two addresses first, in case they overlap.
+            UnsafeMutableRawPointer(base + count).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
             count &+= bytes.count
         }
     }
@@ -64,10 +65,20 @@ struct LineWriter {
         count &+= 1
     }
 
-    /// The decimal digits of a non-negative number.
+    /// The decimal digits of a non-negative number: up to eight digits (device numbers, region indices, `seq`)
+    /// in one 8-byte store (``DecimalDigits/upToEightDigits(_:)``; the bytes past them are scratch).
     @inline(__always)
     mutating func write(decimal value: Int) {
         assertRoom(20)
+        guard value < 100_000_000 else { return write(longDecimal: value) }
+        let (digits, length) = DecimalDigits.upToEightDigits(UInt64(value))
+        UnsafeMutableRawPointer(base + count).storeBytes(of: digits.littleEndian, as: UInt64.self)
+        count &+= length
+    }
+
+    /// ``write(decimal:)`` past eight digits, out of line so that the common case stays small where it is inlined.
+    @inline(never)
+    private mutating func write(longDecimal value: Int) {
         count &+= DecimalDigits.write(UInt64(value), at: base + count)
     }
 
