@@ -28,6 +28,30 @@ enum FilesBenchmarks {
         },
         shared: { _ = FilesWorkload.shared })
 
+    /// The regions as the CLI loads them: decoded into a ``RegionCatalog/Builder``, which files each region for
+    /// the devices as it arrives.
+    static let regionCatalog = Benchmark(
+        name: "filesRegionCatalog",
+        summary: "the files workload's 200,000 circles decoded into a RegionCatalog, as the CLI loads them",
+        unit: "regions",
+        prepare: {
+            let bytes = FilesWorkload.shared.geoJSON
+            return {
+                var warnings: [InputError] = []
+                var builder = RegionCatalog.Builder(expected: bytes.count / 100)
+                try bytes.withUnsafeBufferPointer { buffer throws(InputError) in
+                    try GeoJSONRegionDecoder.forEachRegion(in: buffer, warnings: &warnings) { builder.append($0) }
+                }
+                let catalog = builder.build()
+                let expected = FilesWorkload.devices * FilesWorkload.circlesPerDevice
+                guard catalog.identifiers.count == expected, catalog.regions(forDevice: "device-0").count == 20 else {
+                    throw BenchmarkFailure("\(catalog.identifiers.count) regions filed, not \(expected) (20 a device)")
+                }
+                return Outcome(units: expected, bytes: bytes.count)
+            }
+        },
+        shared: { _ = FilesWorkload.shared })
+
     static let csv = pipeline(name: "filesCSV", format: .csv)
     static let ndjson = pipeline(name: "filesNDJSON", format: .ndjson)
     /// The samples alone into the pipeline: the same lines with no regions, so what is measured is reading,

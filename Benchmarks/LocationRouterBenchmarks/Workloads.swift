@@ -88,6 +88,7 @@ enum Workloads {
             DecodingBenchmarks.blocks(format: .ndjson),
             GPXBenchmark.parse,
             FilesBenchmarks.regions,
+            FilesBenchmarks.regionCatalog,
             FilesBenchmarks.csv,
             FilesBenchmarks.ndjson,
             FilesBenchmarks.csvIntake,

@@ -10,56 +10,20 @@ public struct RegionCatalog: Sendable {
     private let everyDevice: [Int32]
     private let byDevice: [ExactName: [Int32]]
 
-    /// Files the regions in one pass, taking their ids in the same pass: the regions of a large file (200,000
-    /// of them, 37 MB) are far larger than the caches, and each pass waits for memory, before the first sample.
+    /// Files `regions` in one pass (see ``Filing``). A loader that decodes them one by one builds the catalog as
+    /// they arrive instead (``Builder``).
     public init(regions: [Region]) {
+        var filing = Filing(expected: regions.count)
+        for index in regions.indices { filing.file(id: regions[index].id, devices: regions[index].devices) }
+        self.init(regions: regions, filing: filing)
+    }
+
+    init(regions: [Region], filing: consuming Filing) {
+        let (identifiers, everyDevice, byDevice) = filing.finish()
         self.regions = regions
-        var identifiers: [String] = []
-        identifiers.reserveCapacity(regions.count)
-        HugePages.advise(capacityOf: &identifiers)
-        var everyDevice: [Int32] = []
-        var byDevice: [ExactName: [Int32]] = [:]
-        // Files list a device's regions together: a run of consecutive regions naming the same one device is
-        // filed in the table once, as a range, when the run ends, instead of hashing the name for every region.
-        var run: (device: ExactName, start: Int)?
-        func file(_ run: (device: ExactName, start: Int)?, until end: Int) {
-            guard let run else { return }
-            byDevice[run.device, default: []].append(contentsOf: Int32(run.start)..<Int32(end))
-        }
-        for index in regions.indices {
-            identifiers.append(regions[index].id)
-            guard let devices = regions[index].devices else {
-                file(run, until: index)
-                run = nil
-                everyDevice.append(Int32(index))
-                continue
-            }
-            if devices.count == 1 {
-                // The very list of the region before (a decoder shares one device's list among its regions): the
-                // run's device, without comparing names.
-                if run != nil, Self.sharesStorage(devices, regions[index - 1].devices) { continue }
-                let device = ExactName(devices[0])
-                if run?.device == device { continue }
-                file(run, until: index)
-                run = (device, index)
-                continue
-            }
-            file(run, until: index)
-            run = nil
-            for device in Set(devices.map(ExactName.init)) { byDevice[device, default: []].append(Int32(index)) }
-        }
-        file(run, until: regions.count)
         self.identifiers = identifiers
         self.everyDevice = everyDevice
         self.byDevice = byDevice
-    }
-
-    /// Whether `list` and `other` are one array's storage, so the same elements.
-    private static func sharesStorage(_ list: [String], _ other: [String]?) -> Bool {
-        guard let other, list.count == other.count else { return false }
-        return list.withUnsafeBufferPointer { left in
-            other.withUnsafeBufferPointer { right in left.baseAddress == right.baseAddress }
-        }
     }
 
     /// The region at `index` (file order) as a monitor registers it. Made when a device registers it (on the

@@ -11,8 +11,14 @@ public struct SimulationConfiguration: Sendable {
     }
 
     public var source: Source
-    /// Regions from a region file; `nil` means the random walk generates regions for each device.
-    public var regions: [Region]?
+    /// Regions from a region file, filed for the devices; `nil` means the random walk generates regions for each
+    /// device.
+    public var regionCatalog: RegionCatalog?
+    /// The region file's regions (``regionCatalog``'s), in file order; set, they are filed at once.
+    public var regions: [Region]? {
+        get { regionCatalog?.regions }
+        set { regionCatalog = newValue.map(RegionCatalog.init(regions:)) }
+    }
     public var settings: MonitorSettings
     /// The profile's name, for the report.
     public var profile: String
@@ -50,7 +56,7 @@ public struct SimulationConfiguration: Sendable {
     ) {
         self.filters = filters
         self.source = source
-        self.regions = regions
+        self.regionCatalog = regions.map(RegionCatalog.init(regions:))
         self.settings = settings
         self.profile = profile
         self.seed = seed

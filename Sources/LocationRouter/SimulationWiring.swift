@@ -20,7 +20,7 @@ struct Wiring: Sendable {
     let isCatalogRegion: @Sendable (Int32) -> Bool
 
     init(configuration: SimulationConfiguration) {
-        let file = configuration.regions.map { RegionCatalog(regions: $0) }
+        let file = configuration.regionCatalog
         definedRegions = file?.regions.count
         let nearest = configuration.selection.strategy == .nearest
         let indexed = nearest || configuration.coverage

@@ -24,14 +24,17 @@ enum Files {
 
     /// The regions of a GeoJSON file, in file order (see ``regions(_:warnings:each:)``).
     static func regions(_ path: String, warnings: inout [InputError]) throws(CommandError) -> [Region] {
-        var regions: [Region] = []
-        // A circle feature takes 100 bytes or more: reserved once, the array is never copied as it grows (pages
-        // reserved beyond the regions are never touched).
+        try regionCatalog(path, warnings: &warnings).regions
+    }
+
+    /// The regions of a GeoJSON file, filed for the devices as they are decoded (see ``RegionCatalog/Builder``).
+    static func regionCatalog(_ path: String, warnings: inout [InputError]) throws(CommandError) -> RegionCatalog {
+        // A circle feature takes 100 bytes or more: reserved once, the regions are never copied as they grow (pages
+        // reserved beyond them are never touched).
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        regions.reserveCapacity(min(fileSize / 100, 1 << 24))
-        HugePages.advise(capacityOf: &regions)
-        try Files.regions(path, warnings: &warnings) { regions.append($0) }
-        return regions
+        var catalog = RegionCatalog.Builder(expected: min(fileSize / 100, 1 << 24))
+        try Files.regions(path, warnings: &warnings) { catalog.append($0) }
+        return catalog.build()
     }
 
     /// Like ``regions(_:warnings:each:)``, but returns the decoding error (with its line and column) instead of

@@ -33,17 +33,17 @@ extension RunCommand {
             if !scenario.truth.needsTruth, scenario.compareProfiles.isEmpty { input.startReading() }
             samples = input
         }
-        var regions: [Region]?
+        var catalog: RegionCatalog?
         if let path = scenario.regionsFile {
             var warnings: [InputError] = []
-            let decoded = try Files.regions(path, warnings: &warnings)
+            let decoded = try Files.regionCatalog(path, warnings: &warnings)
             for warning in warnings { console.err("warning: \(warning.in(file: path))\n") }
-            regions = decoded
+            catalog = decoded
         }
         let source: SimulationConfiguration.Source
         // Regions each device will monitor, for the memory estimate.
         let slots = scenario.settings.slotLimit
-        let monitored = min(slots, regions.map(\.count) ?? scenario.walk.regions.perDevice)
+        let monitored = min(slots, catalog?.regions.count ?? scenario.walk.regions.perDevice)
         switch scenario.source {
         case .randomWalk:
             try Self.checkMemory(devices: scenario.partition.deviceCount(of: scenario.walk.devices), regions: monitored)
@@ -67,10 +67,11 @@ extension RunCommand {
             source = .samples(input)
         }
         var configuration = SimulationConfiguration(
-            source: source, regions: regions, settings: scenario.settings, profile: scenario.profile,
+            source: source, settings: scenario.settings, profile: scenario.profile,
             seed: scenario.seed, shards: scenario.shards ?? SimulationConfiguration.defaultShardCount,
             batchSize: scenario.batchSize, creditsPerShard: scenario.credits, pace: scenario.pace,
             filters: scenario.filters)
+        configuration.regionCatalog = catalog
         configuration.partition = scenario.partition
         configuration.selection = scenario.selection
         configuration.coverage = scenario.coverage

@@ -1,4 +1,5 @@
 import Foundation
+import GeofenceFormats
 import GeofenceKit
 import LocationRouter
 

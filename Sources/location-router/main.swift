@@ -1,4 +1,5 @@
 import Foundation
+import GeofenceFormats
 
 // This process exits right after its command: what a run built is left for the exit to reclaim.
 KeptUntilExit.enable()

@@ -50,6 +50,30 @@ import Testing
         }
     }
 
+    /// A catalog built region by region as a decoder hands them over files them as one built from the array does.
+    @Test func builtRegionByRegion() throws {
+        let a = ["a"]
+        let regions = [
+            try Self.region("a0", a), try Self.region("a1", a), try Self.region("all0", nil),
+            try Self.region("a2", a), try Self.region("b0", ["b"]), try Self.region("a3", ["a"]),
+            try Self.region("ab", ["b", "a", "b"]), try Self.region("a4", a), try Self.region("all1", nil),
+            try Self.region("b1", ["b"]),
+        ]
+        var builder = RegionCatalog.Builder(expected: 4)
+        for region in regions { builder.append(region) }
+        #expect(builder.count == regions.count)
+        let built = builder.build()
+        let whole = RegionCatalog(regions: regions)
+        #expect(built.identifiers == whole.identifiers)
+        #expect(built.regions.map(\.id) == regions.map(\.id))
+        #expect(built.sharedCount == 2)
+        for device in ["a", "b", "c"] {
+            #expect(Self.ids(built.regions(forDevice: device), in: built) == Self.ids(whole.regions(forDevice: device), in: whole))
+            #expect(Self.ids(built.ownRegions(forDevice: device), in: built) == Self.ids(whole.ownRegions(forDevice: device), in: whole))
+        }
+        #expect(Self.ids(built.regions(forDevice: "a"), in: built) == ["a0", "a1", "all0", "a2", "a3", "ab", "a4", "all1"])
+    }
+
     @Test func aFileThatEndsInARunAndOneWithoutDeviceLists() throws {
         let bound = RegionCatalog(regions: [try Self.region("x0", ["x"]), try Self.region("x1", ["x"])])
         #expect(Self.ids(bound.regions(forDevice: "x"), in: bound) == ["x0", "x1"])

@@ -11,8 +11,13 @@ public enum BackgroundRelease {
     /// Below this many bytes (of a file, or of what was built from one) a value is not worth a thread.
     public static let minimumBytes = 1 << 20
 
-    /// Hands `value` over to a new thread that releases it.
+    /// Hands `value` over to a new thread that releases it; or keeps it, when the process keeps what it no longer
+    /// needs until it exits (``KeptUntilExit``), which costs neither a thread nor the release.
     public static func release<Value: Sendable>(_ value: consuming Value) {
+        if KeptUntilExit.isEnabled {
+            KeptUntilExit.keep(consume value)
+            return
+        }
         // Moved, not copied, into the box: a copy left here would be released here, perhaps last. The value is
         // taken out of the box on the new thread, so it is released there, whichever thread lets go of the box
         // last.

@@ -21,7 +21,7 @@ public struct GroundTruth: Sendable {
     public static func compute(_ configuration: SimulationConfiguration) throws -> GroundTruth {
         switch configuration.source {
         case .samples(let input):
-            return try streamTruth(input, regions: RegionCatalog(regions: configuration.regions ?? []))
+            return try streamTruth(input, regions: configuration.regionCatalog ?? RegionCatalog(regions: []))
         case .randomWalk, .playback:
             let wiring = Wiring(configuration: configuration)
             // Devices are independent: lanes of every `parts`-th device run on every core, as the source's lanes do.
