@@ -19,6 +19,24 @@ extension CatalogIndex {
         mutating func sortRegions() {
             regions.sort()
         }
+
+        /// Gives the three buffers `count` places: the first ones keep what they held, new ones are zero (a query
+        /// writes every place it reads). Once every query asks for the same number, this only compares counts.
+        @inline(__always)
+        mutating func setCount(_ count: Int) {
+            Self.setCount(&regions, count, 0)
+            Self.setCount(&distances, count, 0)
+            Self.setCount(&positions, count, 0)
+        }
+
+        @inline(__always)
+        private static func setCount<T>(_ buffer: inout [T], _ count: Int, _ zero: T) {
+            if buffer.count > count {
+                buffer.removeLast(buffer.count - count)
+            } else if buffer.count < count {
+                buffer.append(contentsOf: repeatElement(zero, count: count - buffer.count))
+            }
+        }
     }
 
     /// A box waiting to be opened: its lower bound of the boundary distance, its level and its position there.
@@ -75,20 +93,20 @@ extension CatalogIndex {
         latitude: Double, longitude: Double, point: EarthCentredPoint, count wanted: Int, within limit: Double,
         maximumRadius: Double?, atMost bound: Double, into result: inout NearestRegions
     ) {
-        result.regions.removeAll(keepingCapacity: true)
-        result.distances.removeAll(keepingCapacity: true)
-        result.positions.removeAll(keepingCapacity: true)
-        guard wanted > 0, let root = levels.last?.first else { return }
-        let rootBound = root.distance(to: point) - Double(root.maxRadius)
-        guard rootBound <= limit else { return }
+        guard wanted > 0, let root = levels.last?.first, root.distance(to: point) - Double(root.maxRadius) <= limit
+        else {
+            result.setCount(0)
+            return
+        }
         // The walk fills the first `found` places, nearest first, and works on the buffers through pointers: a
-        // query is a few hundred steps, each of which would otherwise check that its array is not shared.
-        result.positions.append(contentsOf: repeatElement(0, count: wanted))
-        result.distances.append(contentsOf: repeatElement(.infinity, count: wanted))
+        // query is a few hundred steps, each of which would otherwise check that its array is not shared. It reads
+        // no place it has not filled, so the places are not cleared between queries.
+        result.setCount(wanted)
         if result.pending.count < 4 * Self.fanOut {
             result.pending = Array(repeating: PendingBox(bound: 0, level: 0, box: 0), count: 4 * Self.fanOut)
         }
-        result.pending[0] = PendingBox(bound: rootBound, level: Int32(levels.count - 1), box: 0)
+        result.pending[0] = PendingBox(
+            bound: root.distance(to: point) - Double(root.maxRadius), level: Int32(levels.count - 1), box: 0)
         var walk = NearestWalk(wanted: wanted, limit: limit, bound: bound)
         // Rarely more than a few dozen boxes wait at once: the queue doubles when a box's children might not fit.
         while !result.distances.withUnsafeMutableBufferPointer({ distances in
@@ -104,9 +122,14 @@ extension CatalogIndex {
         }) {
             result.pending.append(contentsOf: result.pending)
         }
-        result.positions.removeLast(wanted - walk.found)
-        result.distances.removeLast(wanted - walk.found)
-        for position in result.positions { result.regions.append(records[Int(position)].region) }
+        result.setCount(walk.found)
+        records.withUnsafeBufferPointer { records in
+            result.positions.withUnsafeBufferPointer { positions in
+                result.regions.withUnsafeMutableBufferPointer { regions in
+                    for i in positions.indices { regions[i] = records[Int(positions[i])].region }
+                }
+            }
+        }
     }
 
     /// The largest boundary distance from the point to the regions at these positions, and a micrometre: at least

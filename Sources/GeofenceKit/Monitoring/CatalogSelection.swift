@@ -11,10 +11,8 @@ struct CatalogSelection: Sendable, RefreshCheck {
     var ownCount: [Int32] = []
     /// Slots the device's block holds: its own regions and the catalog regions it may monitor (N).
     var capacity: [Int32] = []
-    /// A circle of `refreshDistance` around where the device last chose: it chooses again once outside.
-    var anchor: [PackedRegion] = []
-    /// The cosine of the anchor's latitude, for ``isSurelyNear(row:latitude:longitude:distance:)``.
-    var anchorCosine: [Double] = []
+    /// Where the device last chose: it chooses again once `refreshDistance` from there.
+    var anchor: [Anchor] = []
     var chosenAt: [Int64] = []
     var firstTime: [Int64] = []
 
@@ -39,9 +37,7 @@ struct CatalogSelection: Sendable, RefreshCheck {
 
     /// Makes the device choose again once it is `settings.refreshDistance` from this position.
     mutating func setAnchor(row: Int, latitude: Double, longitude: Double) {
-        // A circle's centre and radius are all a packed region holds: no `CircleGeometry` (and its trigonometry).
-        anchor[row] = PackedRegion(latitude: latitude, longitude: longitude, radius: settings.refreshDistance)
-        anchorCosine[row] = cos(latitude * .pi / 180)
+        anchor[row] = Anchor(latitude: latitude, longitude: longitude, cosine: cos(latitude * .pi / 180))
     }
 
     /// The `wanted` nearest catalog regions at the position (none larger than `maximumRadius`), in ascending region
@@ -79,10 +75,11 @@ struct CatalogSelection: Sendable, RefreshCheck {
     @inline(__always)
     func isSurelyNear(row: Int, latitude: Double, longitude: Double, distance: Double) -> Bool {
         let radians = Double.pi / 180
-        let dLatitude = abs(latitude - anchor[row].latitude) * radians
-        let dLongitude = abs(longitude - anchor[row].longitude) * radians
+        let anchor = anchor[row]
+        let dLatitude = abs(latitude - anchor.latitude) * radians
+        let dLongitude = abs(longitude - anchor.longitude) * radians
         guard dLongitude < 1 else { return false }
-        let bound = Self.polarRadius * (dLatitude + (anchorCosine[row] + dLatitude) * dLongitude)
+        let bound = Self.polarRadius * (dLatitude + (anchor.cosine + dLatitude) * dLongitude)
         return bound * (1 + 1e-12) < distance
     }
 
@@ -98,7 +95,7 @@ struct CatalogSelection: Sendable, RefreshCheck {
         guard row < capacity.count else { return false }
         let refreshDistance = settings.refreshDistance
         if !isSurelyNear(row: row, latitude: latitude, longitude: longitude, distance: refreshDistance),
-            anchor[row].decideOnCentreDistance(latitude: latitude, longitude: longitude, { $0 >= refreshDistance })
+            anchor[row].centre.decideOnCentreDistance(latitude: latitude, longitude: longitude, { $0 >= refreshDistance })
         {
             return true
         }
@@ -112,7 +109,6 @@ struct CatalogSelection: Sendable, RefreshCheck {
         ownCount.reserveCapacity(rows)
         capacity.reserveCapacity(rows)
         anchor.reserveCapacity(rows)
-        anchorCosine.reserveCapacity(rows)
         chosenAt.reserveCapacity(rows)
         firstTime.reserveCapacity(rows)
     }
@@ -123,11 +119,25 @@ struct CatalogSelection: Sendable, RefreshCheck {
         while row >= ownCount.count {
             ownCount.append(0)
             capacity.append(0)
-            anchor.append(PackedRegion(polygonIndex: 0))
-            anchorCosine.append(0)
+            anchor.append(Anchor(latitude: 0, longitude: 0, cosine: 0))
             chosenAt.append(.min)
             firstTime.append(.min)
         }
+    }
+}
+
+extension CatalogSelection {
+    /// Where a device last chose its catalog regions, with the cosine of that latitude: what the refresh check reads
+    /// at every sample (``CatalogSelection/isDue(row:latitude:longitude:time:)``), in one 24-byte record (one cache line
+    /// a sample, where a packed region and a separate array of cosines took two).
+    struct Anchor: Sendable {
+        var latitude: Double
+        var longitude: Double
+        var cosine: Double
+
+        /// The anchor as a circle's centre, for the checked distance near the refresh distance (a packed region's
+        /// centre is all that distance reads).
+        var centre: PackedRegion { PackedRegion(latitude: latitude, longitude: longitude, radius: 0) }
     }
 }
 

@@ -50,11 +50,12 @@ extension MonitorState {
         device: Int32, row: Int, latitude: Double, longitude: Double, time: Timestamp, restoring state: DeviceState?,
         disc: Double?, into events: inout [GeofenceEvent]
     ) {
-        // Fields are read one by one: a copy of the whole selection would make every write below copy its tables.
-        guard let catalog = selection?.catalog else { return }
+        // Fields are read one by one: a copy of the whole selection would make every write below copy its tables
+        // (and a copy of the catalog costs a retain and a release of each of its arrays and closures).
+        guard let catalogCount = selection?.catalog.index.count else { return }
         selection?.grow(toInclude: row)
         let own = rows[row].slotCount
-        let wanted = max(0, min(settings.slotLimit - Int(own), catalog.index.count))
+        let wanted = max(0, min(settings.slotLimit - Int(own), catalogCount))
         selection?.ownCount[row] = own
         selection?.capacity[row] = own + Int32(wanted)
         selection?.firstTime[row] = state?.time ?? time.microseconds
@@ -67,9 +68,9 @@ extension MonitorState {
         let sample = SamplePlane(latitude: latitude, longitude: longitude)
         var disc = disc
         let chosen = choose(row: row, wanted: wanted, latitude: latitude, longitude: longitude, time: time)
-        if state == nil && own == 0, let clearance = acceptAtOnce(chosen, from: catalog, row: row, sample: sample) {
+        if state == nil && own == 0, let clearance = acceptAtOnce(chosen, row: row, sample: sample) {
             disc = disc.map { min($0, clearance) }
-        } else {
+        } else if let catalog = selection?.catalog {
             acceptOneByOne(
                 chosen, from: catalog, device: device, row: row, sample: sample, time: time, saved: saved, disc: &disc,
                 into: &events)
@@ -85,14 +86,12 @@ extension MonitorState {
     /// registers a device's own circles: the same slots and clearances as one by one, for a device with no regions
     /// of its own and no saved state, where the circles may be (``canAcceptAtOnce(_:)``). Returns the smallest
     /// clearance, or `nil` with nothing registered.
-    private mutating func acceptAtOnce(
-        _ chosen: [Int32], from catalog: SharedCatalog, row: Int, sample: SamplePlane
-    ) -> Double? {
+    private mutating func acceptAtOnce(_ chosen: [Int32], row: Int, sample: SamplePlane) -> Double? {
         var circles: [MonitoredCircle] = []
         swap(&circles, &circleBuffer)
         defer { swap(&circles, &circleBuffer) }
         circles.removeAll(keepingCapacity: true)
-        guard catalog.appendCircles(chosen, to: &circles), canAcceptAtOnce(circles) else { return nil }
+        guard selection?.catalog.appendCircles(chosen, to: &circles) == true, canAcceptAtOnce(circles) else { return nil }
         return circles.withUnsafeBufferPointer { acceptCircles($0, row: row, sample: sample) }
     }
 
