@@ -23,15 +23,22 @@ public struct GeneratedRegions: Sendable {
         var rng = SplitMix64(seed: seed, stream: UInt64(device), purpose: .generatedRegions)
         // Every centre is moved from the same position: the plane's trigonometry there is computed once.
         let scale = LocalScale(latitude: latitude)
-        for k in 0..<configuration.perDevice {
-            let center = GeoMotion.offset(
-                latitude, longitude, withinDisc: configuration.maxDistance, scale: scale, using: &rng)
-            // The nearest Float (within 0.06 mm at 2 km): a monitor's slot holds such a radius in 4 bytes.
-            let radius = Double(Float(rng.uniform(configuration.radius)))
-            circles.append(
-                MonitoredCircle(
-                    id: device &* Int32(configuration.perDevice) &+ Int32(k), latitude: center.latitude,
-                    longitude: center.longitude, radius: radius))
+        // Made on the stack and appended at once: appended one by one, each paid the array's uniqueness and
+        // capacity checks (registering a million devices makes 20 million).
+        withUnsafeTemporaryAllocation(of: MonitoredCircle.self, capacity: configuration.perDevice) { made in
+            for k in 0..<configuration.perDevice {
+                let center = GeoMotion.offset(
+                    latitude, longitude, withinDisc: configuration.maxDistance, scale: scale, using: &rng)
+                // The nearest Float (within 0.06 mm at 2 km): a monitor's slot holds such a radius in 4 bytes.
+                let radius = Double(Float(rng.uniform(configuration.radius)))
+                made.initializeElement(
+                    at: k,
+                    to: MonitoredCircle(
+                        id: device &* Int32(configuration.perDevice) &+ Int32(k), latitude: center.latitude,
+                        longitude: center.longitude, radius: radius))
+            }
+            circles.append(contentsOf: made)
+            _ = made.deinitialize()
         }
     }
 
