@@ -26,3 +26,32 @@ func bitwiseText(of fields: SampleFields, in line: UnsafeBufferPointer<UInt8>) -
     return "\(sample.device)|\(sample.coordinate.latitude.bitPattern)|\(sample.coordinate.longitude.bitPattern)|"
         + "\(sample.time.microseconds)|\(sample.accuracy.map { "\($0.bitPattern)" } ?? "-")"
 }
+
+/// Every line of `bytes` (one block) that the ordered reader `Reader` reads, compared with what the one-pass reader
+/// `plain` makes of the line alone (its carriage return left out): how many lines `Reader` read, and the text of
+/// those it read otherwise or ended elsewhere than at their line feed.
+func orderedReadings<Reader: OrderedLineReader>(
+    of bytes: [UInt8], by reader: Reader.Type, plain: (UnsafeBufferPointer<UInt8>) -> SampleFields?
+) -> (orderedCount: Int, differing: [String]) {
+    var orderedCount = 0
+    var differing: [String] = []
+    bytes.withUnsafeBufferPointer { block in
+        var lineStart = 0
+        while lineStart < block.count {
+            let lineFeed = block[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? block.count
+            var lineEnd = lineFeed
+            if lineEnd > lineStart, block[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
+            let line = UnsafeBufferPointer(rebasing: block[lineStart..<lineEnd])
+            if let row = Reader.read(block, from: lineStart) {
+                orderedCount += 1
+                let name = String(decoding: UnsafeBufferPointer(rebasing: block[row.name]), as: UTF8.self)
+                let ordered = "\(name)|\(row.latitude.bitPattern)|\(row.longitude.bitPattern)|\(row.time)|-"
+                if ordered != plain(line).map({ bitwiseText(of: $0, in: line) }) || row.lineEnd != lineFeed {
+                    differing.append(String(decoding: line, as: UTF8.self))
+                }
+            }
+            lineStart = lineFeed + 1
+        }
+    }
+    return (orderedCount, differing)
+}

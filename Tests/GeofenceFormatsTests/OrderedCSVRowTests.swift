@@ -43,29 +43,9 @@ import GeofenceKit
             }
             // The last row without a line feed.
             text += "last-1,1.5,2.5,1795248000"
-            let bytes = Array(text.utf8)
-            var orderedCount = 0
-            var differing: [String] = []
-            bytes.withUnsafeBufferPointer { block in
-                var lineStart = 0
-                while lineStart < block.count {
-                    let lineFeed = block[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? block.count
-                    var lineEnd = lineFeed
-                    if lineEnd > lineStart, block[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
-                    let line = UnsafeBufferPointer(rebasing: block[lineStart..<lineEnd])
-                    let rowText = String(decoding: line, as: UTF8.self)
-                    let plain = SampleDecoder.plainCSVFields(line: line, header: header).map { bitwiseText(of: $0, in: line) }
-                    if let row = OrderedCSVRow.read(block, from: lineStart) {
-                        orderedCount += 1
-                        let name = String(decoding: UnsafeBufferPointer(rebasing: block[row.name]), as: UTF8.self)
-                        let ordered =
-                            "\(name)|\(row.latitude.bitPattern)|\(row.longitude.bitPattern)|\(row.time)|-"
-                        if ordered != plain || row.lineEnd != lineFeed { differing.append(rowText) }
-                    }
-                    lineStart = lineFeed + 1
-                }
+            return orderedReadings(of: Array(text.utf8), by: OrderedCSVRow.self) {
+                SampleDecoder.plainCSVFields(line: $0, header: header)
             }
-            return (orderedCount, differing)
         }
         #expect(differing.isEmpty, "\(differing.count) rows read otherwise: \(differing.prefix(10))")
         #expect(orderedCount > 1_000)

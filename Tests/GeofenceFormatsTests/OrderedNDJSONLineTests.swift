@@ -53,29 +53,9 @@ import GeofenceKit
             }
             // The last line without a line feed.
             text += #"{"device":"last-1","lat":1.5,"lon":2.5,"time":1795248000}"#
-            let bytes = Array(text.utf8)
-            var orderedCount = 0
-            var differing: [String] = []
-            bytes.withUnsafeBufferPointer { block in
-                var lineStart = 0
-                while lineStart < block.count {
-                    let lineFeed = block[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? block.count
-                    var lineEnd = lineFeed
-                    if lineEnd > lineStart, block[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
-                    let line = UnsafeBufferPointer(rebasing: block[lineStart..<lineEnd])
-                    let plain = SampleDecoder.plainNDJSONFields(line: line).map { bitwiseText(of: $0, in: line) }
-                    if let row = OrderedNDJSONLine.read(block, from: lineStart) {
-                        orderedCount += 1
-                        let name = String(decoding: UnsafeBufferPointer(rebasing: block[row.name]), as: UTF8.self)
-                        let ordered = "\(name)|\(row.latitude.bitPattern)|\(row.longitude.bitPattern)|\(row.time)|-"
-                        if ordered != plain || row.lineEnd != lineFeed {
-                            differing.append(String(decoding: line, as: UTF8.self))
-                        }
-                    }
-                    lineStart = lineFeed + 1
-                }
+            return orderedReadings(of: Array(text.utf8), by: OrderedNDJSONLine.self) {
+                SampleDecoder.plainNDJSONFields(line: $0)
             }
-            return (orderedCount, differing)
         }
         #expect(differing.isEmpty, "\(differing.count) lines read otherwise: \(differing.prefix(10))")
         #expect(orderedCount > 1_000)
