@@ -22,12 +22,8 @@ enum Files {
         }
     }
 
-    /// The regions of a GeoJSON file, in file order (see ``regions(_:warnings:each:)``).
-    static func regions(_ path: String, warnings: inout [InputError]) throws(CommandError) -> [Region] {
-        try regionCatalog(path, warnings: &warnings).regions
-    }
-
-    /// The regions of a GeoJSON file, filed for the devices as they are decoded (see ``RegionCatalog/Builder``).
+    /// The regions of a GeoJSON file, in file order (see ``regions(_:warnings:each:)``), filed for the devices as
+    /// they are decoded (see ``RegionCatalog/Builder``).
     static func regionCatalog(_ path: String, warnings: inout [InputError]) throws(CommandError) -> RegionCatalog {
         // A circle feature takes 100 bytes or more: reserved once, the regions are never copied as they grow (pages
         // reserved beyond them are never touched).

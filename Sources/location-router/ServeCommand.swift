@@ -54,10 +54,10 @@ struct ServeCommand {
 
     func run() async throws(CommandError) -> ExitCode {
         var warnings: [InputError] = []
-        let regions = try Files.regions(regionsPath, warnings: &warnings)
+        let catalog = try Files.regionCatalog(regionsPath, warnings: &warnings)
         for warning in warnings { console.err("warning: \(warning.in(file: regionsPath))\n") }
         let service = ReferenceService(
-            regions: regions, settings: profile.settings, webhook: webhook, drop: drop, delay: delay, delayShare: delayShare,
+            catalog: catalog, settings: profile.settings, webhook: webhook, drop: drop, delay: delay, delayShare: delayShare,
             seed: seed)
         let listener: HTTPListener
         do {
@@ -68,7 +68,7 @@ struct ServeCommand {
         let stop = StopSignal()
         let interrupts = console.handlesSignals ? InterruptHandler(stop: stop, console: console) { _ in } : nil
         defer { interrupts?.cancel() }
-        console.err("Serving \(regions.count) regions (profile \(profile.rawValue)) on http://\(listener.address): POST NDJSON samples; events go to \(webhook.absoluteString)\n")
+        console.err("Serving \(catalog.regions.count) regions (profile \(profile.rawValue)) on http://\(listener.address): POST NDJSON samples; events go to \(webhook.absoluteString)\n")
         let posting = Task { await service.run() }
         let started = MonotonicClock.now()
         while !stop.isRequested {

@@ -42,11 +42,20 @@ public final class ReferenceService: Sendable {
     private let delay: Double
     private let delayShare: Double
 
-    public init(
+    public convenience init(
         regions: [Region], settings: MonitorSettings = .exact, webhook: URL, drop: Double = 0, delay: Double = 0,
         delayShare: Double = 1, seed: UInt64 = 42
     ) {
-        let catalog = RegionCatalog(regions: regions)
+        self.init(
+            catalog: RegionCatalog(regions: regions), settings: settings, webhook: webhook, drop: drop, delay: delay,
+            delayShare: delayShare, seed: seed)
+    }
+
+    /// The service over regions already filed for the devices (as the CLI decodes a regions file).
+    public init(
+        catalog: RegionCatalog, settings: MonitorSettings = .exact, webhook: URL, drop: Double = 0, delay: Double = 0,
+        delayShare: Double = 1, seed: UInt64 = 42
+    ) {
         let registry = registry
         let monitor = MonitorState(settings: settings, seed: seed, regions: { catalog.regions(forDevice: registry.name(of: $0)) })
         state = Mutex(State(monitor: monitor, rng: SplitMix64(seed: seed, stream: 0, purpose: .referenceService)))
