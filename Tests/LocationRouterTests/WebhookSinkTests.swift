@@ -19,14 +19,16 @@ import Testing
     /// keep a test's task waiting that long between two writes) so that request counts do not depend on
     /// scheduling (close sends the partial batch); one test sets it short. The grace period is
     /// long too, so that it never cuts retries short when the whole suite keeps the sink's tasks waiting for a
-    /// thread; the tests of the grace period set it short.
+    /// thread; the tests of the grace period set it short. So is the request timeout: it runs on the real
+    /// clock, and a request the busy suite kept from its answer for seconds would otherwise become a retry that
+    /// waits its backoff on a test's manual clock, which nothing advances; the tests of timeouts set it short.
     static func configuration(
         _ server: WebhookTestServer, deadLetter: String, _ adjust: (inout WebhookConfiguration) -> Void = { _ in }
     ) throws -> WebhookConfiguration {
         var configuration = try WebhookConfiguration(url: server.url, deadLetterPath: deadLetter)
         configuration.batchSize = 50
         configuration.linger = 600
-        configuration.timeout = 3
+        configuration.timeout = 120
         configuration.gracePeriod = 120
         configuration.backoff = WebhookBackoff(initial: 0.01, factor: 2, maximum: 0.05, seed: 1)
         adjust(&configuration)
@@ -94,11 +96,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let deadLetter = folder + "/dead-letter.ndjson"
         defer { server.stop() }
-        // A long linger and timeout: on a machine busy with other tests, neither may split a batch or retry one.
-        let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) {
-            $0.linger = 600
-            $0.timeout = 30
-        })
+        // The test settings' long linger and timeout: on a machine busy with other tests, neither may split a batch
+        // or retry one.
+        let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter))
         let lines = Self.events(1_234)
         try await Self.deliver(lines, to: sink)
 
