@@ -45,6 +45,42 @@ import GeofenceKit
         #expect(summary(region) == summary(try tree(feature)))
     }
 
+    /// Numbers as coordinates and radii, in every form JSON allows and some it does not: the plain decimals the
+    /// shortcut reads a word at a time, the rest digit by digit; either way the values of the tree path, to the
+    /// bit, or a refusal where the tree path refuses.
+    static let numbers = [
+        "121.51712345678901", "-25.047812345678903", "1.5", "0.5", "-0.0", "0", "-0", "7", "123", "180",
+        "0.000123456789012345678", "12.34567890123456789012", "99.99999999999999999999", "1234567.1",
+        "12345678.5", "1.0000000000000002", "2.2250738585072014", "1e2", "1.5E+1", "2.5e-3", "0.1 ", "0.1\n",
+        "01.5", "1.", ".5", "+1.5", "1.5.5", "1..5", "-", "--1", "1e", "0x10", "1.5x",
+    ]
+
+    static let takenNumbers: Set = [
+        "1.5", "0.5", "7", "0.000123456789012345678", "12.34567890123456789012", "1.0000000000000002",
+        "2.2250738585072014", "1.5E+1", "2.5e-3", "0.1 ", "0.1\n",
+    ]
+
+    @Test(arguments: numbers)
+    func readsNumbersAsTheTreePathDoes(text: String) {
+        for feature in [
+            #"{"type":"Feature","id":"a","properties":{"radius":\#(text)},"geometry":{"type":"Point","coordinates":[1.25,2.5]}}"#,
+            #"{"type":"Feature","id":"a","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[\#(text),2.5]}}"#,
+            #"{"type":"Feature","id":"a","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[1.25,\#(text)]}}"#,
+        ] {
+            let treeRegion = try? tree(feature)
+            if let region = shortcut(feature) {
+                #expect(summary(region) == treeRegion.map(summary), "\(feature)")
+            }
+        }
+        // Valid positive numbers in range are the shortcut's to read.
+        if Self.takenNumbers.contains(text) {
+            let feature =
+                #"{"type":"Feature","id":"a","properties":{"radius":\#(text)},"#
+                + #""geometry":{"type":"Point","coordinates":[\#(text),\#(text)]}}"#
+            #expect(shortcut(feature) != nil)
+        }
+    }
+
     /// Features the tree path warns about, refuses, or that hold what the shortcut does not read.
     static let declined = [
         #"{"type":"Feature","id":"a","properties":{"radius":5,"name":"kept by the tree path"},"geometry":{"type":"Point","coordinates":[0,0]}}"#,

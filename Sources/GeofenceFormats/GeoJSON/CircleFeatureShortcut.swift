@@ -222,6 +222,12 @@ struct CircleFeatureShortcut {
         guard let byte = scanner.peek(), byte == UInt8(ascii: "-") || byte &- UInt8(ascii: "0") < 10 else {
             return nil
         }
+        // Coordinates and radii take the plain decimal parser's word-at-a-time reading (the same value: both
+        // convert through `DecimalConversion`); anything else, the general reader, digit by digit.
+        if let (value, end, _) = PlainDecimalParser.parse(scanner.bytes, from: scanner.offset) {
+            scanner.offset = end
+            return value
+        }
         let number = try scanner.readNumber()
         return number.value.isFinite ? number.value : nil
     }
