@@ -103,12 +103,25 @@ enum EightBytes {
     /// The digits that start `word` (its lowest bytes), up to eight: their value and how many there are.
     @inline(__always)
     static func leadingDigits(of word: UInt64) -> (value: UInt64, count: Int) {
-        let count = nonDigits(word).trailingZeroBitCount / 8
+        let count = leadingDigitCount(of: word)
         guard count > 0 else { return (0, 0) }
-        // The digits moved to the word's last bytes (the least significant places), '0's before them.
-        let shift = UInt64(64 - 8 * count)
-        let padded = word << shift | (0x3030_3030_3030_3030 >> (64 - shift))
-        return (value(ofDigits: padded), count)
+        return (value(ofLeadingDigits: count, in: word), count)
+    }
+
+    /// How many digits start `word` (its lowest bytes): 0 to 8.
+    @inline(__always)
+    static func leadingDigitCount(of word: UInt64) -> Int {
+        nonDigits(word).trailingZeroBitCount &>> 3
+    }
+
+    /// The value of the first `count` bytes of `word` (its lowest), which must be digits, for `count` 1 to 8.
+    @inline(__always)
+    static func value(ofLeadingDigits count: Int, in word: UInt64) -> UInt64 {
+        // The digits moved to the word's last bytes (the least significant places), '0's before them; the '0's
+        // shifted in two steps so that eight digits (a shift by 64) leave none.
+        let kept = UInt64(8 &* count)
+        let padded = word &<< (64 &- kept) | (0x3030_3030_3030_3030 &>> (kept &- 8)) &>> 8
+        return value(ofDigits: padded)
     }
 
     /// The eight bytes at `offset` as a little-endian word (the first byte the lowest); there must be eight there.

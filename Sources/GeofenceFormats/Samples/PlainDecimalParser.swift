@@ -34,40 +34,47 @@ enum PlainDecimalParser {
     /// How many bytes from the number's first digit ``fraction(_:from:)`` may load.
     private static let wordsRead = 25
 
-    /// A decimal with one to seven integer digits (no leading zero), a point and one or more fraction digits, at
+    /// A decimal with one to seven integer digits (no leading zero), a point and one to sixteen fraction digits, at
     /// most 19 digits in all — every full-precision coordinate — read a word at a time: its digits as an integer,
     /// how many of them follow the point, and the offset after the last; `nil` for any other text, which
     /// ``parseDigitByDigit(_:from:)`` reads. There must be ``wordsRead`` bytes from `start`.
     ///
-    /// The integer digits and the first fraction digits are one word of eight digits: the bytes up to the point
-    /// from the word at `start`, the rest from the word one byte further, which has the point shifted out
-    /// (`25.04781…` → `25047812`). Up to sixteen more digits follow in two words. No loop over digits, and the
-    /// only branches that depend on the number are on its digit count, which full-precision coordinates share.
+    /// The digit counts come first, from the words' non-digit bytes: the integer digits and the point from the word
+    /// at `start`, the fraction's from the two words after the point. Each word's digits are then converted once,
+    /// at their known count (``EightBytes/value(ofLeadingDigits:in:)``): no loop over digits, and the only
+    /// branches that depend on the number are on its digit counts, which full-precision coordinates share.
     @inline(__always)
     private static func fraction(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int)
         -> (mantissa: UInt64, fractionDigits: Int, end: Int)?
     {
         let first = EightBytes.load(at: start, in: bytes)
-        let integerDigits = EightBytes.leadingDigits(of: first).count
-        guard integerDigits > 0, integerDigits < 8, bytes[start + integerDigits] == UInt8(ascii: "."),
-            integerDigits == 1 || bytes[start] != UInt8(ascii: "0")
+        let integerDigits = EightBytes.leadingDigitCount(of: first)
+        // The point is a byte of the first word: the one after its digits.
+        guard integerDigits > 0, integerDigits < 8,
+            first &>> UInt64(8 &* integerDigits) & 0xFF == UInt64(UInt8(ascii: ".")),
+            integerDigits == 1 || first & 0xFF != UInt64(UInt8(ascii: "0"))
         else { return nil }
-        let integerBytes: UInt64 = (1 &<< (8 &* UInt64(integerDigits))) &- 1
-        let joined = first & integerBytes | EightBytes.load(at: start + 1, in: bytes) & ~integerBytes
-        var (mantissa, digits) = EightBytes.leadingDigits(of: joined)
-        if digits == 8 {
-            let (second, secondCount) = EightBytes.leadingDigits(at: start + 9, in: bytes)
-            mantissa = mantissa &* powersOfTen[secondCount] &+ second
-            digits += secondCount
-            if secondCount == 8 {
-                let (third, thirdCount) = EightBytes.leadingDigits(at: start + 17, in: bytes)
-                guard thirdCount <= 3 else { return nil }
-                mantissa = mantissa &* powersOfTen[thirdCount] &+ third
-                digits += thirdCount
-            }
+        let fractionStart = start &+ integerDigits &+ 1
+        let head = EightBytes.load(at: fractionStart, in: bytes)
+        let headDigits = EightBytes.leadingDigitCount(of: head)
+        let integer = EightBytes.value(ofLeadingDigits: integerDigits, in: first)
+        guard headDigits == 8 else {
+            guard headDigits > 0 else { return nil }
+            let mantissa = integer &* powersOfTen[headDigits] &+ EightBytes.value(ofLeadingDigits: headDigits, in: head)
+            return (mantissa, headDigits, fractionStart &+ headDigits)
         }
-        guard digits > integerDigits else { return nil }
-        return (mantissa, digits - integerDigits, start + digits + 1)
+        let tail = EightBytes.load(at: fractionStart &+ 8, in: bytes)
+        let tailDigits = EightBytes.leadingDigitCount(of: tail)
+        let fractionDigits = 8 &+ tailDigits
+        // Sixteen fraction digits: a seventeenth is refused (at most 19 digits with the integer's).
+        guard integerDigits &+ fractionDigits <= 19,
+            tailDigits < 8 || bytes[fractionStart &+ 16] &- UInt8(ascii: "0") >= 10
+        else { return nil }
+        var mantissa = integer &* 100_000_000 &+ EightBytes.value(ofLeadingDigits: 8, in: head)
+        if tailDigits > 0 {
+            mantissa = mantissa &* powersOfTen[tailDigits] &+ EightBytes.value(ofLeadingDigits: tailDigits, in: tail)
+        }
+        return (mantissa, fractionDigits, fractionStart &+ fractionDigits)
     }
 
     /// Whether `byte` may follow a number: `,`, `}`, `]`, a space, a tab or a carriage return.
