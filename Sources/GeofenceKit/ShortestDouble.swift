@@ -6,8 +6,8 @@
 ///
 /// The digits come from Schubfach (Raffaello Giulietti, "The Schubfach way to render doubles", 2020, as in the
 /// JDK's `DoubleToDecimal`): the shortest decimal in the value's rounding interval, the one closest to the value
-/// when several are as short (ties to an even last digit). Numbers with an integer part and a fraction below 2⁵³,
-/// coordinates among them, get the same decimal from exact integer arithmetic (``fractionDecimal(of:)``). The
+/// when several are as short (ties to an even last digit). Numbers with an integer part and a fraction (below 2⁵²,
+/// as coordinates are) get the same decimal from exact integer arithmetic (``fractionDigits(of:)``). The
 /// layout is `description`'s: plain decimals with at least one fraction digit from 0.0001 up to 2⁵³, exponent
 /// notation outside, `nan`, `inf`, `-inf`, `-0.0`.
 public enum ShortestDouble {
@@ -26,24 +26,19 @@ public enum ShortestDouble {
 
     /// Writes the text of `value` at `text`, which must have room for ``scratchLength`` bytes; returns its length.
     ///
-    /// Inlined where it is called, the common case at least — a number with an integer part and a fraction, as
-    /// coordinates are (its digits from ``fractionDecimal(of:)``): an event has two, and the calls' own cost was a
+    /// Always inlined where it is called, the common case at least — a number with an integer part and a fraction,
+    /// as coordinates are (its digits from ``fractionDigits(of:)``): an event has two, and the calls' own cost was a
     /// tenth of a coordinate's. Any other value takes ``writeAnyValue(_:into:)``.
-    @inlinable @inline(__always)
+    @inlinable @inline(always)
     public static func write(_ value: Double, into text: UnsafeMutablePointer<UInt8>) -> Int {
-        let magnitude = value.magnitude
-        // False for NaN, infinities and zeros too.
-        if magnitude >= 1 && magnitude < 0x1p53, let decimal = fractionDecimal(of: magnitude) {
-            // The sign is written whatever it is; a positive number's digits then start over it.
-            let sign = value.sign == .minus ? 1 : 0
-            text[0] = UInt8(ascii: "-")
-            return sign &+ writeIntegerAndFraction(
-                decimal.integer, decimal.fraction, fractionDigits: decimal.fractionDigits, at: text + sign)
-        }
-        return writeAnyValue(value, into: text)
+        guard let decimal = fractionDigits(of: value.magnitude) else { return writeAnyValue(value, into: text) }
+        // The sign is written whatever it is; a positive number's digits then start over it.
+        let sign = Int(truncatingIfNeeded: value.bitPattern &>> 63)
+        text[0] = UInt8(ascii: "-")
+        return sign &+ writeIntegerAndFraction(decimal.integer, decimal.sixteen, at: text + sign)
     }
 
-    /// ``write(_:into:)`` for any other value than a number with an integer part and a fraction below 2⁵³: the
+    /// ``write(_:into:)`` for any other value than a number with an integer part and a fraction below 2⁵²: the
     /// sign, then `nan`, `inf`, `0.0`, exponent notation, a plain decimal below 1 or an integer with `.0`.
     @usableFromInline @inline(never)
     static func writeAnyValue(_ value: Double, into text: UnsafeMutablePointer<UInt8>) -> Int {
@@ -102,16 +97,17 @@ public enum ShortestDouble {
         return length
     }
 
-    /// Writes `integer.fraction`, the fraction in `fractionDigits` digits (1 … 16, with leading zeros); returns its
-    /// length.
+    /// Writes `integer.fraction`, the fraction given as sixteen digits (`sixteen` × 10⁻¹⁶, not zero) and written up
+    /// to its last digit other than zero; returns the length.
     ///
     /// Up to 7 digits (coordinates have 1 to 3, which take a shorter path), the integer and the point are one 8-byte
-    /// word. The fraction is
-    /// written as exactly 16 digits — scaled up by the missing powers of ten — in two 8-digit words. No loop, and
-    /// no byte is read back after it is written: every store lands whole. The bytes past the text's end are scratch.
+    /// word. The fraction is written whole, as two 8-digit words, and its length read from the words themselves:
+    /// the `0` digits after its last digit are the highest bytes of the last word that is not all `0`s. No loop,
+    /// and no byte is read back after it is written: every store lands whole. The bytes past the text's end are
+    /// scratch.
     @inlinable @inline(always)
     static func writeIntegerAndFraction(
-        _ integer: UInt64, _ fraction: UInt64, fractionDigits: Int, at text: UnsafeMutablePointer<UInt8>
+        _ integer: UInt64, _ sixteen: UInt64, at text: UnsafeMutablePointer<UInt8>
     ) -> Int {
         var length: Int
         if integer < 1_000 {
@@ -130,8 +126,18 @@ public enum ShortestDouble {
             length = DecimalDigits.write(integer, at: text)
             text[length] = UInt8(ascii: ".")
         }
-        DecimalDigits.writeSixteen(fraction &* DecimalDigits.powerOfTen(16 &- fractionDigits), at: text + length + 1)
-        return length + 1 + fractionDigits
+        let high = sixteen / 100_000_000
+        let first = DecimalDigits.eightDigits(UInt32(truncatingIfNeeded: high))
+        let second = DecimalDigits.eightDigits(UInt32(truncatingIfNeeded: sixteen &- high &* 100_000_000))
+        let fraction = UnsafeMutableRawPointer(text + length + 1)
+        fraction.storeBytes(of: first.littleEndian, as: UInt64.self)
+        fraction.storeBytes(of: second.littleEndian, toByteOffset: 8, as: UInt64.self)
+        // A `0` digit is 0x30: past the last other digit, the word XOR all `0`s has only zero bytes.
+        let zeros: UInt64 = 0x3030_3030_3030_3030
+        let digits =
+            second != zeros
+            ? 16 &- (second ^ zeros).leadingZeroBitCount &>> 3 : 8 &- (first ^ zeros).leadingZeroBitCount &>> 3
+        return length &+ 1 &+ digits
     }
 
     // MARK: Schubfach

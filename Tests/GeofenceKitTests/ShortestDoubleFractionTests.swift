@@ -2,7 +2,7 @@ import Testing
 
 @testable import GeofenceKit
 
-/// ``ShortestDouble/fractionDecimal(of:)``, the exact shortcut for numbers with an integer part and a fraction,
+/// ``ShortestDouble/fractionDigits(of:)``, the exact shortcut for numbers with an integer part and a fraction,
 /// against Schubfach (``ShortestDouble/trimmedDecimal(of:)``) and `description`: the same decimal for every kind of
 /// such number, and nil for integers.
 @Suite struct ShortestDoubleFractionTests {
@@ -13,7 +13,8 @@ import Testing
         for value in values {
             let magnitude = value.magnitude
             let schubfach = ShortestDouble.trimmedDecimal(of: magnitude)
-            let shortcut = ShortestDouble.fractionDecimal(of: magnitude)
+            let digits = ShortestDouble.fractionDigits(of: magnitude)
+            let shortcut = digits.flatMap(Self.decimal)
             let agrees =
                 if let shortcut {
                     schubfach.exponent < 0 && shortcut.fractionDigits == -schubfach.exponent
@@ -21,7 +22,8 @@ import Testing
                         && shortcut.integer * DecimalDigits.powerOfTen(shortcut.fractionDigits) + shortcut.fraction
                             == schubfach.significand
                 } else {
-                    schubfach.exponent >= 0 && magnitude == magnitude.rounded()
+                    // No answer, or sixteen digits that are no fraction.
+                    digits == nil && schubfach.exponent >= 0 && magnitude == magnitude.rounded()
                 }
             if !agrees || ShortestDoubleTests.text(value) != value.description {
                 found.append("\(value.description) (bits \(value.bitPattern)): \(String(describing: shortcut))")
@@ -29,6 +31,18 @@ import Testing
             }
         }
         return found
+    }
+
+    /// ``ShortestDouble/fractionDigits(of:)``'s answer as an integer part and a fraction of `fractionDigits` digits
+    /// without trailing zeros (nil when its sixteen digits are not a fraction other than zero).
+    static func decimal(_ digits: (integer: UInt64, sixteen: UInt64)) -> (integer: UInt64, fraction: UInt64, fractionDigits: Int)? {
+        guard digits.sixteen > 0, digits.sixteen < DecimalDigits.powerOfTen(16) else { return nil }
+        var (fraction, fractionDigits) = (digits.sixteen, 16)
+        while fraction % 10 == 0 {
+            fraction /= 10
+            fractionDigits -= 1
+        }
+        return (digits.integer, fraction, fractionDigits)
     }
 
     /// A double of the binade 2ᵉ (0 ≤ e ≤ 52) with a random significand whose lowest set bit is `lowestBit`.
@@ -97,7 +111,7 @@ import Testing
 
     @Test func integersHaveNoFractionDecimal() {
         for value in [1.0, 2, 3, 1e15, 0x1p52, 0x1p53.nextDown, 4_503_599_627_370_495] {
-            #expect(ShortestDouble.fractionDecimal(of: value) == nil)
+            #expect(ShortestDouble.fractionDigits(of: value) == nil)
         }
     }
 }

@@ -155,7 +155,7 @@ public struct EventEncoder: Sendable {
             line.write(detected, cache: &times)
         }
         line.write(#"","lat":"#)
-        writePositionAndSequence(of: event, sequences: sequences, into: &line)
+        Self.writePositionAndSequence(of: event, sequences: sequences, into: &line)
     }
 
     /// The device a generated region (`device-N/rI`, numbered N × `perDevice` + I) belongs to, and its index there.
@@ -218,13 +218,16 @@ public struct EventEncoder: Sendable {
             }
         }
         line.write(#","lat":"#)
-        writePositionAndSequence(of: event, sequences: sequences, into: &line)
+        Self.writePositionAndSequence(of: event, sequences: sequences, into: &line)
     }
 
     /// The end every line shares, from the latitude's value on (its key ends the field before it, which differs):
     /// the latitude, `"lon"`, the device's next `"seq"` and the line's end.
-    @inline(__always)
-    private func writePositionAndSequence(
+    ///
+    /// Static and always inlined: as a method it was called with a copy of the encoder (16 moves an event), and
+    /// the call's frame cost as much again.
+    @inline(always)
+    private static func writePositionAndSequence(
         of event: GeofenceEvent, sequences: UnsafeMutablePointer<UInt64>, into line: inout LineWriter
     ) {
         line.write(event.latitude)

@@ -82,8 +82,9 @@ struct LineWriter {
         count &+= DecimalDigits.write(UInt64(value), at: base + count)
     }
 
-    /// The shortest round-trip text of a `Double` (``ShortestDouble``).
-    @inline(__always)
+    /// The shortest round-trip text of a `Double` (``ShortestDouble``): always inlined, as an event's second
+    /// coordinate was a call otherwise.
+    @inline(always)
     mutating func write(_ value: Double) {
         assertRoom(ShortestDouble.scratchLength)
         count &+= ShortestDouble.write(value, into: base + count)
