@@ -122,6 +122,37 @@ import GeofenceKit
         }
     }
 
+    /// A CSV row's device name ends where a byte-by-byte walk ends it: at the first comma, quote or line feed, or
+    /// refused (its start) when a byte from 0x80 up comes first. Names of 0 to 20 bytes with every byte at every
+    /// place, alone and before a second such byte, so that each lands at every place in a word and after a flag.
+    @Test func asciiNameEndsWhereAByteWalkEndsIt() {
+        func walked(_ bytes: [UInt8]) -> Int {
+            for (index, byte) in bytes.enumerated() {
+                if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") {
+                    return index
+                }
+                if byte >= 0x80 { return 0 }
+            }
+            return bytes.count
+        }
+        var mismatches: [String] = []
+        for length in 0...20 {
+            for place in 0..<max(length, 1) {
+                for byte in [UInt8](0...255) {
+                    for second: UInt8 in [UInt8(ascii: "x"), UInt8(ascii: " "), 0xC3, UInt8(ascii: ",")] {
+                        var name = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                        if length > 0 { name[place] = byte }
+                        if place + 3 < length { name[place + 3] = second }
+                        let row = name + Array(",25.5,121.5,1795248000\n".utf8)
+                        let end = row.withUnsafeBufferPointer { EightBytes.endOfASCIIName(in: $0, from: 0) }
+                        if end != walked(row) { mismatches.append("\(name): \(end) ≠ \(walked(row))") }
+                    }
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+
     /// Full-precision coordinates as a fleet feed writes them (`Double.description`): read back to the same bits.
     @Test func shortestRoundTripCoordinatesReadBackExactly() {
         var random = SplitMix64(seed: 7)

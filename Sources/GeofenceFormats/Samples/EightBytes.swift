@@ -27,24 +27,29 @@ enum EightBytes {
 
     /// The offset of the first comma, quote or line feed at or after `start` (or `bytes.count`); `start` itself when a
     /// byte before it is not ASCII, so that the caller refuses the name (``OrderedCSVRow``'s device).
+    ///
+    /// The three are below `-` (0x2D), as few of a name's bytes are (`device-17`, `bus_4.2`): a word with no byte
+    /// below it and none from 0x80 up is passed with one test. The first such byte is then looked at alone: a stop
+    /// ends the name, a byte from 0x80 up refuses it, any other (a space, `#`, `+`, …) is part of the name, and the
+    /// scan goes on after it.
     @inline(__always)
     static func endOfASCIIName(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         guard let base = bytes.baseAddress.map(UnsafeRawPointer.init) else { return start }
-        let commas = UInt64(UInt8(ascii: ",")) &* ones
-        let quotes = UInt64(UInt8(ascii: "\"")) &* ones
-        let lineFeeds = UInt64(UInt8(ascii: "\n")) &* ones
+        let dashes = UInt64(UInt8(ascii: "-")) &* ones
         var index = start
         while index + 8 <= bytes.count {
             let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            let stops = zeroBytes(word ^ commas) | zeroBytes(word ^ quotes) | zeroBytes(word ^ lineFeeds)
-            if stops != 0 {
-                // The bytes before the first stop must be ASCII (the stop itself is).
-                let before = stops.trailingZeroBitCount & ~7
-                let mask: UInt64 = before == 0 ? 0 : ~0 >> (64 - before)
-                return word & mask & highBits == 0 ? index + before / 8 : start
+            // Bytes below 0x2D (the lowest flag exact, as in `zeroBytes`) and bytes from 0x80 up.
+            let flags = (word &- dashes) & ~word & highBits | word & highBits
+            guard flags != 0 else {
+                index &+= 8
+                continue
             }
-            guard word & highBits == 0 else { return start }
-            index += 8
+            index &+= flags.trailingZeroBitCount &>> 3
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") { return index }
+            guard byte < 0x80 else { return start }
+            index &+= 1
         }
         while index < bytes.count {
             let byte = bytes[index]
