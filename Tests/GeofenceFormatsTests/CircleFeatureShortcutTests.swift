@@ -39,6 +39,28 @@ import GeofenceKit
         "{\"type\":\"Feature\",\n  \"id\":\"caf\\u00e9\",\r\n  \"properties\":{\"radius\":1,\"devices\":[\"a\",\"b\\\"c\"]},\n  \"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}",
     ]
 
+    /// The compact layout (read in pieces of text) and every way of leaving it (read member by member).
+    static let compact = [
+        #"{"type":"Feature","id":"d1-c0","properties":{"radius":123.456,"devices":["device-1"]},"geometry":{"type":"Point","coordinates":[121.5,25.25]}}"#,
+        #"{"type":"Feature","id":7.0,"properties":{"radius":5,"devices":["a","b"]},"geometry":{"type":"Point","coordinates":[1.5,2.5,3]}}"#,
+        #"{"type":"Feature","id":"caf\u00e9","properties":{"radius":1e2,"devices":[ "a" ]},"geometry":{"type":"Point","coordinates":[ 1.5 , 2.5 ]}}"#,
+        #"{"type":"Feature","id":"a","properties":{"radius":5},"geometry":{"type":"Point","coordinates":[1.5,2.5]}}"#,
+        #"{"type":"Feature","id":"a","properties":{"radius":5,"devices":["a"],"notifyOnExit":false},"geometry":{"type":"Point","coordinates":[1.5,2.5]}}"#,
+        #"{"type":"Feature","id":"a","properties":{"devices":["a"],"radius":5},"geometry":{"type":"Point","coordinates":[1.5,2.5]}}"#,
+        #"{"type":"Feature","id":"a","properties":{"radius":5,"devices":["a"]},"geometry":{"coordinates":[1.5,2.5],"type":"Point"}}"#,
+        #"{"type":"Feature","id":"a","properties":{"radius":5,"devices":["a"]},"geometry":{"type":"Point","coordinates":[1.5,2.5]} }"#,
+        #"{"type": "Feature","id":"a","properties":{"radius":5,"devices":["a"]},"geometry":{"type":"Point","coordinates":[1.5,2.5]}}"#,
+        #"{"type":"Feature","id":"a","properties":{"radius":5,"devices":["a"]},"geometry":{"type":"Point","coordinates":[1.5,2.5]},"bbox":null}"#,
+    ]
+
+    @Test(arguments: compact)
+    func readsTheCompactLayoutAsTheTreePathDoes(feature: String) throws {
+        // A member the shortcut does not know (`bbox`) is the tree path's to read; the rest are the shortcut's.
+        let fallback = feature.contains("bbox") ? try tree(feature) : nil
+        let region = try #require(shortcut(feature) ?? fallback)
+        #expect(summary(region) == summary(try tree(feature)))
+    }
+
     @Test(arguments: taken)
     func takesCommonCirclesAsTheTreePathDoes(feature: String) throws {
         let region = try #require(shortcut(feature))
@@ -83,6 +105,12 @@ import GeofenceKit
 
     /// Features the tree path warns about, refuses, or that hold what the shortcut does not read.
     static let declined = [
+        #"{"type":"Feature","id":"a","properties":{"radius":0,"devices":["a"]},"geometry":{"type":"Point","coordinates":[0,0]}}"#,
+        #"{"type":"Feature","id":"a","properties":{"radius":5,"devices":[]},"geometry":{"type":"Point","coordinates":[0,0]}}"#,
+        #"{"type":"Feature","id":"","properties":{"radius":5,"devices":["a"]},"geometry":{"type":"Point","coordinates":[0,0]}}"#,
+        #"{"type":"Feature","id":"a","properties":{"radius":5,"devices":["a"]},"geometry":{"type":"Point","coordinates":[0,95]}}"#,
+        #"{"type":"Feature","id":"a","properties":{"radius":5,"devices":["a"]},"geometry":{"type":"Point","coordinates":[0,0]}"#,
+        #"{"type":"Feature","id":"a","properties":{"radius":5,"devices":["a"]},"geometry":{"type":"Point","coordinates":[0,0]},"bbox":[0,0,0,0]}"#,
         #"{"type":"Feature","id":"a","properties":{"radius":5,"name":"kept by the tree path"},"geometry":{"type":"Point","coordinates":[0,0]}}"#,
         #"{"type":"Feature","id":"a","properties":{"radius":5,"devices":[]},"geometry":{"type":"Point","coordinates":[0,0]}}"#,
         #"{"type":"Feature","id":"a","properties":{"radius":5,"notifyOnExit":null},"geometry":{"type":"Point","coordinates":[0,0]}}"#,

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A short ASCII string as JSON writes it, quotes included (`"type"`), held as the three 8-byte words a scanner
 /// compares it with: readers that expect one of a few known keys or values match it straight from the bytes,
 /// instead of scanning each string (validating it byte by byte) and then comparing its text.
@@ -60,6 +68,20 @@ extension JSONScanner {
     mutating func consume(_ text: QuotedText) -> Bool {
         guard text.matches(bytes, at: offset) else { return false }
         offset &+= text.count
+        return true
+    }
+}
+
+extension JSONScanner {
+    /// Consumes `text` when the bytes at the scanner are exactly it: a run of punctuation and keys as a program
+    /// writes it without whitespace (`,"properties":{"radius":`), matched in one comparison.
+    @inline(__always)
+    mutating func consumeVerbatim(_ text: StaticString) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard bytes.count &- offset >= count, let base = bytes.baseAddress,
+            memcmp(base + offset, text.utf8Start, count) == 0
+        else { return false }
+        offset &+= count
         return true
     }
 }
