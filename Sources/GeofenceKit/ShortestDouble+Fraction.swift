@@ -17,14 +17,15 @@
 ///   as Schubfach's) lies strictly inside, the interval's half-width being over 50 units.
 ///
 /// Neither lies on an integer (the interval holds none), so the fraction found has at most K − 2 ≤ 16 digits and
-/// is not zero. It is returned as sixteen digits (scaled up by the powers of ten it lacks, its trailing zeros then
-/// marking its end), which is how it is written: the search never trims zeros nor counts digits.
+/// is not zero. It is returned as sixteen digits (scaled up by the powers of ten it lacks), which is how it is
+/// written, with its length: K − 2 for the nearest (its last digit is not 0, or the interval would hold a multiple of
+/// 1,000 units), K − 3 less the multiple's trailing zeros for the other, trimmed only when it has any.
 extension ShortestDouble {
     /// The shortest decimal of `magnitude` when it is a number with an integer part and a fraction below 2⁵²: its
-    /// integer part (the value's own) and its fraction as sixteen digits, `sixteen` × 10⁻¹⁶, with the zeros past its
-    /// last digit; nil for any other value (an integer, below 1, from 2⁵² on, zero, infinite or NaN).
+    /// integer part (the value's own), its fraction as sixteen digits, `sixteen` × 10⁻¹⁶, and how many of them it
+    /// has (the rest are zeros); nil for any other value (an integer, below 1, from 2⁵² on, zero, infinite or NaN).
     @inlinable @inline(__always)
-    static func fractionDigits(of magnitude: Double) -> (integer: UInt64, sixteen: UInt64)? {
+    static func fractionDigits(of magnitude: Double) -> (integer: UInt64, sixteen: UInt64, digits: Int)? {
         // n = 1075 − the biased exponent: 1 … 52 exactly for 1 ≤ magnitude < 2⁵² (one unsigned comparison).
         let n = 1075 &- Int(magnitude.exponentBitPattern)
         guard UInt(bitPattern: n &- 1) < 52 else { return nil }
@@ -54,7 +55,7 @@ extension ShortestDouble {
         // The sixteen digits of K − 2 fraction digits: their value × 10^(18 − K).
         let toSixteen = DecimalDigits.powerOfTen(18 &- k)
         if (distance != 0 || included) && (distance < 2 &* power || (distance == 2 &* power && included)) {
-            return (c &>> shift, thousands &* 10 &* toSixteen)
+            return (c &>> shift, thousands &* 10 &* toSixteen, k &- 3 &- trailingZeros(of: thousands))
         }
 
         // The multiple of 100 units nearest the value: `remainder` (over 2ⁿ) past the one below it.
@@ -62,6 +63,18 @@ extension ShortestDouble {
         let remainder = (valueUnits &- hundreds &* 100) &<< shift | valueRest
         let half: UInt64 = 50 &<< shift
         let roundsUp = remainder > half || (remainder == half && hundreds & 1 == 1)
-        return (c &>> shift, (roundsUp ? hundreds &+ 1 : hundreds) &* toSixteen)
+        return (c &>> shift, (roundsUp ? hundreds &+ 1 : hundreds) &* toSixteen, k &- 2)
+    }
+
+    /// The decimal zeros `value` (> 0) ends with: mostly none, found with one test.
+    @inlinable @inline(__always)
+    static func trailingZeros(of value: UInt64) -> Int {
+        guard value % 10 == 0 else { return 0 }
+        var (rest, zeros) = (value / 10, 1)
+        while rest % 10 == 0 {
+            rest /= 10
+            zeros &+= 1
+        }
+        return zeros
     }
 }

@@ -35,7 +35,8 @@ public enum ShortestDouble {
         // The sign is written whatever it is; a positive number's digits then start over it.
         let sign = Int(truncatingIfNeeded: value.bitPattern &>> 63)
         text[0] = UInt8(ascii: "-")
-        return sign &+ writeIntegerAndFraction(decimal.integer, decimal.sixteen, at: text + sign)
+        return sign &+ writeIntegerAndFraction(
+            decimal.integer, decimal.sixteen, fractionDigits: decimal.digits, at: text + sign)
     }
 
     /// ``write(_:into:)`` for any other value than a number with an integer part and a fraction below 2⁵²: the
@@ -97,17 +98,15 @@ public enum ShortestDouble {
         return length
     }
 
-    /// Writes `integer.fraction`, the fraction given as sixteen digits (`sixteen` × 10⁻¹⁶, not zero) and written up
-    /// to its last digit other than zero; returns the length.
+    /// Writes `integer.fraction`, the fraction given as sixteen digits (`sixteen` × 10⁻¹⁶) of which the first
+    /// `fractionDigits` (1 … 16) are its text; returns the length.
     ///
     /// Up to 7 digits (coordinates have 1 to 3, which take a shorter path), the integer and the point are one 8-byte
-    /// word. The fraction is written whole, as two 8-digit words, and its length read from the words themselves:
-    /// the `0` digits after its last digit are the highest bytes of the last word that is not all `0`s. No loop,
-    /// and no byte is read back after it is written: every store lands whole. The bytes past the text's end are
-    /// scratch.
+    /// word. The fraction is written whole, as two 8-digit words. No loop, and no byte is read back after it is
+    /// written: every store lands whole. The bytes past the text's end are scratch.
     @inlinable @inline(always)
     static func writeIntegerAndFraction(
-        _ integer: UInt64, _ sixteen: UInt64, at text: UnsafeMutablePointer<UInt8>
+        _ integer: UInt64, _ sixteen: UInt64, fractionDigits: Int, at text: UnsafeMutablePointer<UInt8>
     ) -> Int {
         var length: Int
         if integer < 1_000 {
@@ -126,18 +125,8 @@ public enum ShortestDouble {
             length = DecimalDigits.write(integer, at: text)
             text[length] = UInt8(ascii: ".")
         }
-        let high = sixteen / 100_000_000
-        let first = DecimalDigits.eightDigits(UInt32(truncatingIfNeeded: high))
-        let second = DecimalDigits.eightDigits(UInt32(truncatingIfNeeded: sixteen &- high &* 100_000_000))
-        let fraction = UnsafeMutableRawPointer(text + length + 1)
-        fraction.storeBytes(of: first.littleEndian, as: UInt64.self)
-        fraction.storeBytes(of: second.littleEndian, toByteOffset: 8, as: UInt64.self)
-        // A `0` digit is 0x30: past the last other digit, the word XOR all `0`s has only zero bytes.
-        let zeros: UInt64 = 0x3030_3030_3030_3030
-        let digits =
-            second != zeros
-            ? 16 &- (second ^ zeros).leadingZeroBitCount &>> 3 : 8 &- (first ^ zeros).leadingZeroBitCount &>> 3
-        return length &+ 1 &+ digits
+        DecimalDigits.writeSixteen(sixteen, at: text + length + 1)
+        return length &+ 1 &+ fractionDigits
     }
 
     // MARK: Schubfach

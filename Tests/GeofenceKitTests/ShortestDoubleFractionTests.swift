@@ -34,15 +34,15 @@ import Testing
     }
 
     /// ``ShortestDouble/fractionDigits(of:)``'s answer as an integer part and a fraction of `fractionDigits` digits
-    /// without trailing zeros (nil when its sixteen digits are not a fraction other than zero).
-    static func decimal(_ digits: (integer: UInt64, sixteen: UInt64)) -> (integer: UInt64, fraction: UInt64, fractionDigits: Int)? {
-        guard digits.sixteen > 0, digits.sixteen < DecimalDigits.powerOfTen(16) else { return nil }
-        var (fraction, fractionDigits) = (digits.sixteen, 16)
-        while fraction % 10 == 0 {
-            fraction /= 10
-            fractionDigits -= 1
-        }
-        return (digits.integer, fraction, fractionDigits)
+    /// (nil when its sixteen digits are not that many digits and zeros, or the last of them is 0).
+    static func decimal(_ digits: (integer: UInt64, sixteen: UInt64, digits: Int))
+        -> (integer: UInt64, fraction: UInt64, fractionDigits: Int)?
+    {
+        guard (1...16).contains(digits.digits), digits.sixteen < DecimalDigits.powerOfTen(16) else { return nil }
+        let scale = DecimalDigits.powerOfTen(16 - digits.digits)
+        let fraction = digits.sixteen / scale
+        guard fraction * scale == digits.sixteen, fraction % 10 != 0 else { return nil }
+        return (digits.integer, fraction, digits.digits)
     }
 
     /// A double of the binade 2ᵉ (0 ≤ e ≤ 52) with a random significand whose lowest set bit is `lowestBit`.

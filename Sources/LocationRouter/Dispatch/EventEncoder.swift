@@ -87,9 +87,14 @@ public struct EventEncoder: Sendable {
     }
 
     private mutating func encode(
-        _ event: GeofenceEvent, sequences: UnsafeMutablePointer<UInt64>, into line: inout LineWriter,
+        _ event: GeofenceEvent, sequences: UnsafeMutablePointer<UInt64>, into writer: inout LineWriter,
         output: inout [UInt8]
     ) {
+        // Written through a local copy, put back at the end: the line's bytes are stored through a raw pointer,
+        // which for all the compiler knows may point into `writer`, so each piece stored its count and the next
+        // loaded it again.
+        var line = writer
+        defer { writer = line }
         line.startLine(flushingInto: &output)
         switch deviceNames {
         case .generated:
