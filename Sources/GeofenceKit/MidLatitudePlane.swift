@@ -54,19 +54,6 @@ enum MidLatitudePlane {
         return (sinWhole * cosE + cosWhole * sinE, cosWhole * cosE - sinWhole * sinE)
     }
 
-    /// sin and cos of every whole degree from −90° to 90°, interleaved.
-    private static let wholeDegrees: [Double] = (-90...90).flatMap { degrees -> [Double] in
-        // Exact where the library's argument reduction would leave a rounding error.
-        switch degrees {
-        case -90: return [-1, 0]
-        case 0: return [0, 1]
-        case 90: return [1, 0]
-        default:
-            let phi = Double(degrees) * Geodesic.radiansPerDegree
-            return [sin(phi), cos(phi)]
-        }
-    }
-
     /// The squared planar distance in metres from a centre (with its precomputed trigonometry and radii) to a point.
     @inlinable @inline(__always)
     static func distanceSquared(

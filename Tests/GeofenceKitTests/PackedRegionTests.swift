@@ -48,6 +48,20 @@ import Testing
         }
     }
 
+    @Test func theWholeDegreesAreTheLibrarysSineAndCosine() {
+        let table = MidLatitudePlane.wholeDegrees
+        #expect(table.count == 2 * 181)
+        // ±90° hold the exact values (checked below), where the library's cosine of the rounded π/2 is 6e-17.
+        for degrees in -89...89 {
+            let phi = Double(degrees) * Geodesic.radiansPerDegree
+            let s = table[2 * (degrees + 90)], c = table[2 * (degrees + 90) + 1]
+            // The library's value, to its last place on any platform.
+            #expect(abs(s - sin(phi)) <= sin(phi).magnitude.ulp, "\(degrees)°")
+            #expect(abs(c - cos(phi)) <= cos(phi).magnitude.ulp, "\(degrees)°")
+        }
+        #expect(table[180] == 0 && table[181] == 1 && table[0] == -1 && table[1] == 0 && table[360] == 1)
+    }
+
     @Test func theMarginIsTakenAtTheSampleAndIsInfiniteWhereTheFitDoesNotHold() {
         // 2 · (2.4e-16 + 1.2e-15 · tan²φ) · r³ + 1 µm, as CircleGeometry's at the same latitude.
         #expect(abs(SamplePlane(latitude: 0, longitude: 0).margin(radius: 10_000) - 4.81e-4) < 1e-6)

@@ -86,14 +86,26 @@ struct BoundaryClearance: Sendable {
     /// +∞ beyond ``maximumRadius`` (or for a NaN position, or no centre), where the bound does not hold.
     @inline(__always)
     func movedSquared(latitude pointLatitude: Double, longitude pointLongitude: Double) -> Double {
+        Self.capped(pathSquared(latitude: pointLatitude, longitude: pointLongitude))
+    }
+
+    /// ``movedSquared(latitude:longitude:)`` before its cap: a bound only below ``maximumRadius``, as every disc
+    /// is, so a value below the disc's ``radiusSquared`` needs no cap (the exact path's loop tests that first).
+    @inline(__always)
+    func pathSquared(latitude pointLatitude: Double, longitude pointLongitude: Double) -> Double {
         let k = Geodesic.radiansPerDegree
         let dPhi = (pointLatitude - latitude) * k
         var dLonDegrees = pointLongitude - longitude
         if abs(dLonDegrees) > 180 { dLonDegrees -= dLonDegrees > 0 ? 360 : -360 }
         let dLambda = dLonDegrees * k
-        let squared = dPhi * dPhi + Double(cosineSquared) * dLambda * dLambda
+        return dPhi * dPhi + Double(cosineSquared) * dLambda * dLambda
+    }
+
+    /// A ``pathSquared(latitude:longitude:)``, or +∞ beyond ``maximumRadius`` (and for NaN).
+    @inline(__always)
+    static func capped(_ pathSquared: Double) -> Double {
         // NaN fails the comparison too.
-        return squared < Self.maximumAngle * Self.maximumAngle ? squared : .infinity
+        pathSquared < maximumAngle * maximumAngle ? pathSquared : .infinity
     }
 
     /// Whether the position lies strictly inside the disc (then no region's containment has changed).

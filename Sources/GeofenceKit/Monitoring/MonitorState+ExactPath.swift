@@ -79,35 +79,42 @@ extension MonitorState {
         var smallest = BoundaryClearance.maximumRadius
         // The plane's terms, once for every slot tested.
         let sample = SamplePlane(latitude: latitude, longitude: longitude)
-        for slot in deviceRow.slots {
-            let leftUnits = Int(packed[slot].clearance) &- movedUnits
-            // Tested again before the clearance runs out, while the test still buys a long skip: an untested
-            // slot's clearance only shrinks (by each distance moved), a tested one's is the true distance.
-            if leftUnits > retestFactor * movedUnits {
-                packed[slot].clearance = UInt16(truncatingIfNeeded: leftUnits)
-                smallestUnits = min(smallestUnits, leftUnits)
-                continue
-            }
-            let region = packed[slot]
-            var left = BoundaryClearance.maximumRadius
-            let isInside: Bool
-            if region.isPolygon {
-                isInside = tables.polygons[region.polygonIndex].contains(latitude: latitude, longitude: longitude)
-                left = 0
-            } else {
-                let radius = tables.exactRadius?[slot] ?? Double(region.radius)
-                isInside = region.circleContains(sample, radius: radius, clearance: &left)
-            }
-            packed[slot].setClearance(metres: left)
-            smallest = min(smallest, left)
-            let slotFlags = region.flags
-            guard isInside != (slotFlags & inside != 0) else { continue }
-            packed[slot].flags = slotFlags ^ inside
-            if isInside ? slotFlags & notifyOnEntry != 0 : slotFlags & notifyOnExit != 0 {
-                events.append(
-                    GeofenceEvent(
-                        device: device, region: tables.regionID[slot], kind: isInside ? .enter : .exit, time: time,
-                        latitude: latitude, longitude: longitude))
+        // The block walked by one pointer (most slots are only walked: one induction variable, not three); a
+        // table with no slot at all has no storage.
+        if let base = packed.baseAddress {
+            var record = base + Int(deviceRow.slotStart)
+            let end = record + Int(deviceRow.slotCount)
+            while record != end {
+                defer { record += 1 }
+                let leftUnits = Int(record.pointee.clearance) &- movedUnits
+                // Tested again before the clearance runs out, while the test still buys a long skip: an untested
+                // slot's clearance only shrinks (by each distance moved), a tested one's is the true distance.
+                if leftUnits > retestFactor * movedUnits {
+                    record.pointee.clearance = UInt16(truncatingIfNeeded: leftUnits)
+                    smallestUnits = min(smallestUnits, leftUnits)
+                    continue
+                }
+                let region = record.pointee
+                var left = BoundaryClearance.maximumRadius
+                let isInside: Bool
+                if region.isPolygon {
+                    isInside = tables.polygons[region.polygonIndex].contains(latitude: latitude, longitude: longitude)
+                    left = 0
+                } else {
+                    let radius = tables.exactRadius?[record - base] ?? Double(region.radius)
+                    isInside = region.circleContains(sample, radius: radius, clearance: &left)
+                }
+                record.pointee.setClearance(metres: left)
+                smallest = min(smallest, left)
+                let slotFlags = region.flags
+                guard isInside != (slotFlags & inside != 0) else { continue }
+                record.pointee.flags = slotFlags ^ inside
+                if isInside ? slotFlags & notifyOnEntry != 0 : slotFlags & notifyOnExit != 0 {
+                    events.append(
+                        GeofenceEvent(
+                            device: device, region: tables.regionID[record - base], kind: isInside ? .enter : .exit,
+                            time: time, latitude: latitude, longitude: longitude))
+                }
             }
         }
         smallest = min(smallest, Double(smallestUnits) * PackedRegion.clearanceUnit)

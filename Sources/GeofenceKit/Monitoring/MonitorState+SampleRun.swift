@@ -117,12 +117,15 @@ extension MonitorState {
                     rows[row].latitude = latitude
                     rows[row].longitude = longitude
                     i += 1
-                    let movedSquared = rows[row].clearance.movedSquared(latitude: latitude, longitude: longitude)
-                    // Outside the disc no boundary crosses, test; inside it every containment is as it was.
-                    if movedSquared >= Double(rows[row].clearance.radiusSquared) {
+                    let pathSquared = rows[row].clearance.pathSquared(latitude: latitude, longitude: longitude)
+                    // Outside the disc no boundary crosses, test; inside it every containment is as it was (and
+                    // the distance needs no cap: a disc is never wider than the bound's reach). NaN (no disc yet,
+                    // or a NaN position) tests.
+                    if !(pathSquared < Double(rows[row].clearance.radiusSquared)) {
                         Self.testSlots(
-                            of: &rows[row], movedSquared: movedSquared, device: device, latitude: latitude,
-                            longitude: longitude, time: Timestamp(microseconds: time), tables: tables, into: &events)
+                            of: &rows[row], movedSquared: BoundaryClearance.capped(pathSquared), device: device,
+                            latitude: latitude, longitude: longitude, time: Timestamp(microseconds: time),
+                            tables: tables, into: &events)
                         // Only the slots' tests add events.
                         if events.count >= eventLimit {
                             choosesAgain = refresh.isDue(row: row, latitude: latitude, longitude: longitude, time: time)
