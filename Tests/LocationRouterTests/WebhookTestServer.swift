@@ -191,10 +191,14 @@ final class WebhookTestServer: Sendable {
     }
 
     private func serve(_ connection: Int32) {
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        // A request that never comes must not hold this thread forever; but the sink's task that writes it may
+        // wait seconds for a thread while the whole suite runs, and a request cut off then becomes a retry that
+        // waits its backoff on a test's manual clock, which nothing advances. Hence a long wait for the request.
+        var receiveTimeout = timeval(tv_sec: 60, tv_usec: 0)
+        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &receiveTimeout, socklen_t(MemoryLayout<timeval>.size))
         // An answer the client stopped reading without closing must not hold this thread forever either.
-        setsockopt(connection, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var sendTimeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(connection, SOL_SOCKET, SO_SNDTIMEO, &sendTimeout, socklen_t(MemoryLayout<timeval>.size))
         var buffer: [UInt8] = []
         let separator: [UInt8] = Array("\r\n\r\n".utf8)
         var headerEnd: Int?
