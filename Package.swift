@@ -11,12 +11,17 @@ let package = Package(
         .library(name: "LocationRouter", targets: ["LocationRouter"]),
         .executable(name: "location-router", targets: ["location-router"]),
         .executable(name: "location-router-bench", targets: ["LocationRouterBenchmarks"]),
+        // https requests (FoundationNetworking), loaded by the pipeline at run time only when a URL needs them,
+        // so that every other run starts without loading libcurl and the ~30 libraries it brings.
+        .library(name: "LocationRouterHTTPS", type: .dynamic, targets: ["LocationRouterHTTPS"]),
     ],
     targets: [
         // Floors: core (GeofenceKit) → input formats (GeofenceFormats) → pipeline (LocationRouter) → CLI.
         .target(name: "GeofenceKit"),
         .target(name: "GeofenceFormats", dependencies: ["GeofenceKit"]),
         .target(name: "LocationRouter", dependencies: ["GeofenceFormats", "GeofenceKit"]),
+        // No target depends on it: the pipeline opens the library it is built into (see HTTPSLibrary).
+        .target(name: "LocationRouterHTTPS"),
         .executableTarget(name: "location-router", dependencies: ["LocationRouter", "GeofenceFormats", "GeofenceKit"]),
         .executableTarget(
             name: "LocationRouterBenchmarks",

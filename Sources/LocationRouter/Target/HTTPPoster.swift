@@ -1,47 +1,37 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// POSTs bodies to one URL and says whether each was accepted (a 2xx answer): the client side of the target
 /// loop (samples to the service under test, the reference service's events to its webhook).
+///
+/// It goes through ``HTTPSSession`` (a `URLSession` in ``HTTPSLibrary``), for `http` URLs too, so the target loop
+/// loads that library: ``unavailable`` says beforehand whether it can.
 public final class HTTPPoster: Sendable {
-    private let session: URLSession
-    private let url: URL
-    private let contentType: String
-    private let timeout: Double
+    private let session: HTTPSSession?
+
+    /// Why posting cannot work on this installation (the library is missing), or nil.
+    public static var unavailable: String? {
+        if case .failure(let error) = HTTPSLibrary.shared { return error.description }
+        return nil
+    }
 
     /// - Parameter connections: requests that may be in flight at once.
     public init(url: URL, contentType: String = "application/x-ndjson", connections: Int = 4, timeout: Double = 10) {
-        let settings = URLSessionConfiguration.ephemeral
-        settings.httpMaximumConnectionsPerHost = max(1, connections)
-        settings.timeoutIntervalForRequest = timeout
-        settings.timeoutIntervalForResource = timeout
-        settings.requestCachePolicy = .reloadIgnoringLocalCacheData
-        settings.urlCache = nil
-        settings.httpCookieStorage = nil
-        session = URLSession(configuration: settings)
-        self.url = url
-        self.contentType = contentType
-        self.timeout = timeout
+        session = try? HTTPSLibrary.shared.map {
+            HTTPSSession(
+                library: $0, url: url, contentType: contentType, timeout: timeout, connections: max(1, connections),
+                refuseRedirects: false)
+        }.get()
     }
 
-    /// Sends `body`; `true` when the answer was 2xx.
+    /// Sends `body`; `true` when the answer was 2xx (never without the library: see ``unavailable``).
     public func post(_ body: [UInt8]) async -> Bool {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        request.httpMethod = "POST"
-        request.setValue(contentType, forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(body)
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            session.dataTask(with: request) { _, response, error in
-                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-                continuation.resume(returning: error == nil && (200..<300).contains(status))
-            }.resume()
-        }
+        guard let session else { return false }
+        if case .answered(let status, _) = await session.post(Data(body), deadline: 0) { return (200..<300).contains(status) }
+        return false
     }
 
     /// Lets the requests in flight finish, then releases the session.
     public func invalidate() {
-        session.finishTasksAndInvalidate()
+        session?.invalidate()
     }
 }

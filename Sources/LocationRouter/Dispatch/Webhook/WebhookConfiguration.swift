@@ -34,7 +34,8 @@ public struct WebhookConfiguration: Sendable {
     /// when an event is actually dead-lettered, so a healthy run leaves no file behind.
     public static let defaultDeadLetterPath = "webhook-dead-letter.ndjson"
 
-    /// - Throws: ``WebhookConfigurationError`` unless `url` is an `http` or `https` URL with a host.
+    /// - Throws: ``WebhookConfigurationError`` unless `url` is an `http` or `https` URL with a host, or when it is an
+    ///   `https` URL and ``HTTPSLibrary`` cannot be loaded.
     public init(
         url: URL, batchSize: Int = 500, linger: Double = 0.05, concurrency: Int = 4, timeout: Double = 10,
         maxAttempts: Int = 5, backoff: WebhookBackoff = WebhookBackoff(), maxRetryAfter: Double = 60,
@@ -50,6 +51,9 @@ public struct WebhookConfiguration: Sendable {
         }
         guard let host = url.host, !host.isEmpty else {
             throw WebhookConfigurationError(url: url.absoluteString, message: "the webhook URL has no host")
+        }
+        if scheme == "https", case .failure(let error) = HTTPSLibrary.shared {
+            throw WebhookConfigurationError(url: url.absoluteString, message: error.description)
         }
         self.url = url
         self.batchSize = batchSize

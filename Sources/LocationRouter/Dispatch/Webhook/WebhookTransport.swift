@@ -2,11 +2,12 @@ import Foundation
 
 /// Sends one batch body and classifies the answer: `http://` URLs through ``PlainHTTPClient`` (a socket of its
 /// own, one deadline, bounded reading, no way for an answer to crash the process), `https://` URLs through
-/// ``URLSessionTransport``, since TLS is only available through FoundationNetworking.
+/// ``HTTPSTransport``, since TLS is only available through FoundationNetworking (loaded only then: see
+/// ``HTTPSLibrary``).
 final class WebhookTransport: Sendable {
     private enum Route: Sendable {
         case plain(PlainHTTPClient)
-        case session(URLSessionTransport)
+        case session(HTTPSTransport)
     }
 
     private let route: Route
@@ -15,7 +16,8 @@ final class WebhookTransport: Sendable {
         if configuration.url.scheme?.lowercased() == "http" {
             route = .plain(PlainHTTPClient(url: configuration.url, timeout: configuration.timeout))
         } else {
-            route = .session(URLSessionTransport(configuration: configuration))
+            // The configuration has checked that the library loads (see ``WebhookConfiguration``).
+            route = .session(HTTPSTransport(configuration: configuration, library: try! HTTPSLibrary.shared.get()))
         }
     }
 
