@@ -9,10 +9,11 @@ public struct LocalScale: Sendable {
     public init(latitude: Double) {
         let phi = latitude * .pi / 180
         let e2 = Geodesic.eccentricitySquared
-        let s = sin(phi)
+        // One call for both (the same bits as `sin` and `cos`): generated regions take a scale per device.
+        let (s, c) = SineAndCosine.of(phi)
         let w = (1 - e2 * s * s).squareRoot()
         metresPerDegreeLatitude = Geodesic.semiMajorAxis * (1 - e2) / (w * w * w) * .pi / 180
-        metresPerDegreeLongitude = max(Geodesic.semiMajorAxis / w * cos(phi) * .pi / 180, 1)
+        metresPerDegreeLongitude = max(Geodesic.semiMajorAxis / w * c * .pi / 180, 1)
     }
 
     /// A position moved by metres north and east, kept a valid coordinate (latitude clamped short of the poles,

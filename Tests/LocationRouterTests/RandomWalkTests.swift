@@ -150,4 +150,30 @@ import Testing
             #expect(plan.regions(ofDevice: device).map(\.id) == regions.map(\.id))
         }
     }
+
+    /// The generator draws a device's circles together (its bearings' sines and cosines in one call): the same
+    /// centres and radii, bit for bit, as drawing and moving them one by one, near the poles and the antimeridian too.
+    @Test(arguments: [(48.85, 2.35), (-33.9, 151.2), (79.9, 179.99), (-89.5, -179.9)])
+    func generatedCirclesAreThoseOfOneDrawAfterAnother(latitude: Double, longitude: Double) {
+        let configuration = GeneratedRegionsConfiguration()
+        let generator = GeneratedRegions(configuration: configuration, seed: 7)
+        for device: Int32 in [0, 1, 12_345] {
+            var circles: [MonitoredCircle] = []
+            generator.circles(ofDevice: device, around: latitude, longitude, into: &circles)
+            var rng = SplitMix64(seed: 7, stream: UInt64(device), purpose: .generatedRegions)
+            let scale = LocalScale(latitude: latitude)
+            let expected = (0..<configuration.perDevice).map { k in
+                let centre = GeoMotion.offset(
+                    latitude, longitude, withinDisc: configuration.maxDistance, scale: scale, using: &rng)
+                let radius = Double(Float(rng.uniform(configuration.radius)))
+                return (device * 20 + Int32(k), centre.latitude.bitPattern, centre.longitude.bitPattern, radius)
+            }
+            #expect(circles.count == expected.count)
+            for (circle, want) in zip(circles, expected) {
+                #expect(circle.id == want.0)
+                #expect(circle.latitude.bitPattern == want.1 && circle.longitude.bitPattern == want.2)
+                #expect(circle.radius == want.3)
+            }
+        }
+    }
 }

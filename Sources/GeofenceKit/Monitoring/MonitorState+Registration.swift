@@ -9,6 +9,14 @@ extension MonitorState {
         case circles(CircleLookup)
     }
 
+    /// Before the first registration: the room reserved for every device of the run (``reserveCapacity(devices:regions:)``)
+    /// is about to be written through, so its pages are faulted in at once, on the shard's own thread
+    /// (``PrefaultedMemory``). Tables not reserved ahead hold next to nothing yet.
+    private mutating func prefaultReservedTables() {
+        PrefaultedMemory.populate(capacityOf: &rows)
+        slots.prefaultReservedRoom()
+    }
+
     mutating func grow(toInclude row: Int) {
         rows.append(contentsOf: repeatElement(DeviceRow(), count: row + 1 - rows.count))
     }
@@ -24,6 +32,7 @@ extension MonitorState {
         device: Int32, row: Int, latitude: Double, longitude: Double, time: Timestamp, restoring state: DeviceState?,
         into events: inout [GeofenceEvent]
     ) {
+        if deviceCount == 0 { prefaultReservedTables() }
         deviceCount += 1
         residue = device % stride
         let saved = state.map { Dictionary($0.regions.map { ($0.region, $0) }, uniquingKeysWith: { first, _ in first }) }

@@ -56,6 +56,13 @@ struct SlotTable: Sendable {
         regionID.reserveCapacity(slots)
     }
 
+    /// Faults in the pages of the room reserved beyond the slots so far, in one system call per array
+    /// (``PrefaultedMemory``): for a table about to be filled, such as one reserved for every device of a run.
+    mutating func prefaultReservedRoom() {
+        PrefaultedMemory.populate(capacityOf: &packed)
+        PrefaultedMemory.populate(capacityOf: &regionID)
+    }
+
     /// Gives every slot, present and future, timer storage (the rich path's).
     mutating func keepTimers() {
         guard !hasTimers else { return }

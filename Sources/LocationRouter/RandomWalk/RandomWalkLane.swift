@@ -42,6 +42,8 @@ public struct RandomWalkLane: Sendable {
         }
         area = RandomWalker.Area(plan: plan)
         walkers.reserveCapacity(devices.count)
+        // Half a million devices' walkers are 32 MB, all written just below.
+        PrefaultedMemory.populate(capacityOf: &walkers)
         for device in devices {
             walkers.append(RandomWalker(plan: plan, device: device))
             if let schedule = plan.stopSchedule(ofDevice: device) { stops.append(schedule) }
