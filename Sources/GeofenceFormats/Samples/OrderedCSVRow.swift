@@ -25,12 +25,12 @@ enum OrderedCSVRow: OrderedLineReader {
         // Two coordinates, each ended by a comma.
         let latitudeStart = nameEnd + 1
         guard latitudeStart < count, bytes[latitudeStart] != UInt8(ascii: "+"),
-            let (latitude, latitudeEnd, _) = PlainDecimalParser.parse(bytes, from: latitudeStart),
+            let (latitude, latitudeEnd, _) = PlainDecimalParser.parseInlined(bytes, from: latitudeStart),
             latitudeEnd < count, bytes[latitudeEnd] == UInt8(ascii: ",")
         else { return nil }
         let longitudeStart = latitudeEnd + 1
         guard longitudeStart < count, bytes[longitudeStart] != UInt8(ascii: "+"),
-            let (longitude, longitudeEnd, _) = PlainDecimalParser.parse(bytes, from: longitudeStart),
+            let (longitude, longitudeEnd, _) = PlainDecimalParser.parseInlined(bytes, from: longitudeStart),
             longitudeEnd < count, bytes[longitudeEnd] == UInt8(ascii: ",")
         else { return nil }
         // Whole Unix seconds, then the line's end: a line feed, a carriage return and a line feed, or the end.

@@ -25,9 +25,9 @@ enum OrderedNDJSONLine: OrderedLineReader {
             has(Text.latitude, length: 8, in: bytes, at: nameEnd)
         else { return nil }
         // The coordinates, each followed by the next key.
-        guard let (latitude, latitudeEnd, _) = PlainDecimalParser.parse(bytes, from: nameEnd + 8),
+        guard let (latitude, latitudeEnd, _) = PlainDecimalParser.parseInlined(bytes, from: nameEnd + 8),
             has(Text.longitude, length: 7, in: bytes, at: latitudeEnd),
-            let (longitude, longitudeEnd, _) = PlainDecimalParser.parse(bytes, from: latitudeEnd + 7),
+            let (longitude, longitudeEnd, _) = PlainDecimalParser.parseInlined(bytes, from: latitudeEnd + 7),
             has(Text.time, length: 8, in: bytes, at: longitudeEnd)
         else { return nil }
         // Whole Unix seconds, the closing brace, then the line's end: a line feed, a carriage return and a line

@@ -129,22 +129,38 @@ public enum SampleBlockDecoder {
     ///
     /// Apart from ``decode(_:from:firstLine:as:maxLineLength:buffers:)``, whose general path makes it too large for
     /// the compiler to inline the readers and their number parsers into it (a call and its saved registers per
-    /// coordinate); in this small loop they are inlined.
+    /// coordinate); in this small loop they are inlined. The samples are gathered in a small buffer and appended
+    /// to the array a chunk at a time: an append per line checked the array's uniqueness (a call into the runtime)
+    /// and its capacity for every line.
     @inline(never)
     private static func appendOrderedLines<Reader: OrderedLineReader>(
         _ reader: Reader.Type, _ buffer: UnsafeBufferPointer<UInt8>, from lineStart: inout Int,
         lineNumber: inout Int, maxLineLength: Int, seed: UInt64, to samples: inout [DecodedSampleBlock.Sample]
     ) {
-        while lineStart < buffer.count, let row = Reader.read(buffer, from: lineStart),
-            row.lineEnd - lineStart <= maxLineLength
-        {
-            samples.append(
-                .init(
-                    lineNumber: lineNumber, name: row.name,
-                    nameHash: DeviceNameHash.hash(UnsafeBufferPointer(rebasing: buffer[row.name]), seed: seed),
-                    latitude: row.latitude, longitude: row.longitude, time: row.time, accuracy: .nan))
-            lineStart = row.lineEnd + 1
-            lineNumber += 1
+        withUnsafeTemporaryAllocation(of: DecodedSampleBlock.Sample.self, capacity: chunkSize) { chunk in
+            guard let chunkBase = chunk.baseAddress else { return }
+            var filled = 0
+            while lineStart < buffer.count, let row = Reader.read(buffer, from: lineStart),
+                row.lineEnd - lineStart <= maxLineLength
+            {
+                // A sample is plain data (no reference inside): initialised here, it needs no deinitialising.
+                (chunkBase + filled).initialize(
+                    to: .init(
+                        lineNumber: lineNumber, name: row.name,
+                        nameHash: DeviceNameHash.hash(UnsafeBufferPointer(rebasing: buffer[row.name]), seed: seed),
+                        latitude: row.latitude, longitude: row.longitude, time: row.time, accuracy: .nan))
+                filled &+= 1
+                lineStart = row.lineEnd + 1
+                lineNumber += 1
+                if filled == chunk.count {
+                    samples.append(contentsOf: chunk)
+                    filled = 0
+                }
+            }
+            samples.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[..<filled]))
         }
     }
+
+    /// Samples gathered before they are appended to the block's array (5 KiB on the stack).
+    private static let chunkSize = 80
 }
