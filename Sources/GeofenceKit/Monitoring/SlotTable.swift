@@ -66,6 +66,7 @@ struct SlotTable: Sendable {
     mutating func prefaultReservedRoom() {
         PrefaultedMemory.populate(capacityOf: &packed)
         PrefaultedMemory.populate(capacityOf: &regionID)
+        if hasExactRadii { PrefaultedMemory.populate(capacityOf: &exactRadius) }
     }
 
     /// Gives every slot, present and future, timer storage (the rich path's).
@@ -151,6 +152,8 @@ struct SlotTable: Sendable {
     private mutating func keepExactRadii() {
         hasExactRadii = true
         exactRadius.reserveCapacity(max(reservedSlots, packed.count))
+        // Kept from a registration on (a catalog's first choice): the room is about to be written through.
+        PrefaultedMemory.populate(capacityOf: &exactRadius)
         exactRadius.append(contentsOf: packed.lazy.map { Double($0.radius) })
     }
 
