@@ -91,9 +91,13 @@ public struct Simulation: Sendable {
         // Generated devices keep their indices in a partition; a stream's devices are numbered as they come.
         let partition = wiring.knownDevices == nil ? Partition.whole : configuration.partition
         let deviceStride = partition.deviceStride(shards: shardCount)
+        // A walk's devices register at their starts unless filters move or drop their first samples, or a restart
+        // registers them where they were.
+        let registersAtStarts = restored == nil && !configuration.filters.isActive
+        let circles = (registersAtStarts ? wiring.circlesAtStarts : nil) ?? wiring.circles
         let monitors = (0..<shardCount).map { shard in
             var state =
-                if let circles = wiring.circles {
+                if let circles {
                     MonitorState(
                         settings: configuration.settings, stride: deviceStride, seed: configuration.seed,
                         circles: circles, restored: restored)

@@ -9,6 +9,10 @@ struct Wiring: Sendable {
     /// The same regions as plain circles handed over one by one, where they are generated circles: what the
     /// monitors register from (no region compiled, no array per device).
     let circles: MonitorState.CircleLookup?
+    /// The same circles generated around the position a device registers at, for a random walk: right only when
+    /// that position is the device's start, i.e. its first sample reaches the monitor unfiltered and no saved state
+    /// is restored (``Simulation`` decides). Saves computing each start a second time.
+    let circlesAtStarts: MonitorState.CircleLookup?
     private let definedRegions: Int?
     /// Regions generated per device (0 with a region file or a sample stream).
     let perDevice: Int
@@ -29,6 +33,7 @@ struct Wiring: Sendable {
         /// A generated device's regions from the file: its own and, unless it chooses, the catalog in file order.
         var fromFile: MonitorState.RegionLookup?
         var circles: MonitorState.CircleLookup?
+        var circlesAtStarts: MonitorState.CircleLookup?
         if let file {
             if nearest {
                 fromFile = { file.ownRegions(forDevice: DeviceNames.generated.name(of: $0)) }
@@ -61,7 +66,10 @@ struct Wiring: Sendable {
                 (regionNames, lookup) = (.listed(file.identifiers), fromFile)
             } else {
                 (regionNames, lookup) = (.generated(perDevice: max(1, perDevice)), plan.regions)
-                circles = plan.circles
+                circles = { device, _, _, circles in plan.circles(ofDevice: device, into: &circles) }
+                circlesAtStarts = { device, latitude, longitude, circles in
+                    plan.circles(ofDevice: device, startingAt: latitude, longitude, into: &circles)
+                }
             }
         case .playback(let traces, var playback):
             if file != nil { playback.regions.perDevice = 0 }
@@ -74,7 +82,7 @@ struct Wiring: Sendable {
                 (regionNames, lookup) = (.listed(file.identifiers), fromFile)
             } else {
                 (regionNames, lookup) = (.generated(perDevice: max(1, perDevice)), plan.regions)
-                circles = plan.circles
+                circles = { device, _, _, circles in plan.circles(ofDevice: device, into: &circles) }
             }
         case .samples(var input):
             let registry = DeviceRegistry()
@@ -93,6 +101,7 @@ struct Wiring: Sendable {
         }
         self.catalog = catalog
         self.circles = circles
+        self.circlesAtStarts = circlesAtStarts
     }
 
     /// Regions defined: the region file's, the generated catalog's, or those generated for the devices that took

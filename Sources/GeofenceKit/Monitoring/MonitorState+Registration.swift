@@ -106,7 +106,7 @@ extension MonitorState {
             var circles: [MonitoredCircle] = []
             swap(&circles, &circleBuffer)
             circles.removeAll(keepingCapacity: true)
-            lookup(device, &circles)
+            lookup(device, latitude, longitude, &circles)
             if state == nil && !denied && canAcceptAtOnce(circles) {
                 let clearance = circles.withUnsafeBufferPointer { acceptCircles($0, row: row, sample: sample) }
                 disc = disc.map { min($0, clearance) }

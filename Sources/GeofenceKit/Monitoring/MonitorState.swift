@@ -20,8 +20,11 @@ public struct MonitorState: Sendable {
     /// The regions a device asks to monitor, in registration order.
     public typealias RegionLookup = @Sendable (_ device: Int32) -> [MonitoredRegion]
     /// Appends the circles a device asks to monitor to `circles`, in registration order: the fast path for regions
-    /// that are plain circles (``MonitoredCircle``). The monitor hands over the same buffer for every device.
-    public typealias CircleLookup = @Sendable (_ device: Int32, _ circles: inout [MonitoredCircle]) -> Void
+    /// that are plain circles (``MonitoredCircle``). The monitor hands over the same buffer for every device, and
+    /// the position of the sample that registers it (its first, or its first after a restart).
+    public typealias CircleLookup = @Sendable (
+        _ device: Int32, _ latitude: Double, _ longitude: Double, _ circles: inout [MonitoredCircle]
+    ) -> Void
     /// A device's state saved by an earlier run, if any.
     public typealias StateLookup = @Sendable (_ device: Int32) -> DeviceState?
 

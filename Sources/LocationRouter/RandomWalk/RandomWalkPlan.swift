@@ -62,7 +62,19 @@ public struct RandomWalkPlan: Sendable {
     /// Appends the same circles to `circles` (``MonitorState/CircleLookup``).
     public func circles(ofDevice device: Int32, into circles: inout [MonitoredCircle]) {
         let start = start(ofDevice: device)
+        self.circles(ofDevice: device, startingAt: start.latitude, start.longitude, into: &circles)
+    }
+
+    /// ``circles(ofDevice:into:)`` for a caller that has the device's start (``start(ofDevice:)``) at hand: a
+    /// monitor registering the devices of a walk whose first samples are their starts (no filter, no restart), so
+    /// that the start is not computed a second time (it takes a `sincos` and a move; the lane computed it).
+    public func circles(
+        ofDevice device: Int32, startingAt latitude: Double, _ longitude: Double, into circles: inout [MonitoredCircle]
+    ) {
+        assert(
+            start(ofDevice: device).latitude == latitude && start(ofDevice: device).longitude == longitude,
+            "device \(device) registers away from its start")
         GeneratedRegions(configuration: configuration.regions, seed: seed)
-            .circles(ofDevice: device, around: start.latitude, start.longitude, into: &circles)
+            .circles(ofDevice: device, around: latitude, longitude, into: &circles)
     }
 }
