@@ -109,6 +109,26 @@ import Testing
         #expect(!BoundaryClearance.none.covers(latitude: 0, longitude: 0))
     }
 
+    /// The path is measured without wrapping the longitudes: across the antimeridian it goes the long way round,
+    /// which must still bound the distance from above (near the poles, where that way is short, too).
+    @Test func aMoveAcrossTheAntimeridianIsStillBounded() {
+        var rng = SplitMix64(seed: 9)
+        var bounded = 0
+        for _ in 0..<20_000 {
+            let latitude = rng.uniform(-89.99...89.99)
+            let centre = rng.uniform(179.99...180)
+            let point = GeoMotion.move(latitude, centre, north: rng.uniform(-3_000...3_000), east: rng.uniform(0...3_000))
+            let disc = BoundaryClearance(SamplePlane(latitude: latitude, longitude: centre), radius: 5_000)
+            let moved = disc.movedSquared(latitude: point.latitude, longitude: point.longitude)
+            let distance = Geodesic.distance(
+                latitude1: latitude, longitude1: centre, latitude2: point.latitude, longitude2: point.longitude)
+            guard moved.isFinite else { continue }
+            bounded += 1
+            #expect(BoundaryClearance.metres(fromSquared: moved) >= distance, "\(latitude), \(point.longitude)")
+        }
+        #expect(bounded > 100)
+    }
+
     @Test func theClearanceIsALowerBoundOfTheDistanceToTheBoundary() {
         var rng = SplitMix64(seed: 8)
         for _ in 0..<50_000 {

@@ -91,13 +91,16 @@ struct BoundaryClearance: Sendable {
 
     /// ``movedSquared(latitude:longitude:)`` before its cap: a bound only below ``maximumRadius``, as every disc
     /// is, so a value below the disc's ``radiusSquared`` needs no cap (the exact path's loop tests that first).
+    ///
+    /// The longitudes' difference is not wrapped: across the antimeridian the path measured goes the long way
+    /// round. That is still a path between the two positions, so still a bound, only a longer one (away from the
+    /// poles far beyond every disc: capped, +∞, every slot tested). The few samples there cost more and the many
+    /// elsewhere one test less.
     @inline(__always)
     func pathSquared(latitude pointLatitude: Double, longitude pointLongitude: Double) -> Double {
         let k = Geodesic.radiansPerDegree
         let dPhi = (pointLatitude - latitude) * k
-        var dLonDegrees = pointLongitude - longitude
-        if abs(dLonDegrees) > 180 { dLonDegrees -= dLonDegrees > 0 ? 360 : -360 }
-        let dLambda = dLonDegrees * k
+        let dLambda = (pointLongitude - longitude) * k
         return dPhi * dPhi + Double(cosineSquared) * dLambda * dLambda
     }
 

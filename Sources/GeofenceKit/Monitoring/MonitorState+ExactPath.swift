@@ -19,10 +19,12 @@ extension MonitorState {
         let movedSquared = deviceRow.clearance.movedSquared(latitude: latitude, longitude: longitude)
         // Still inside the disc no boundary crosses: every containment is as it was.
         if movedSquared < Double(deviceRow.clearance.radiusSquared) { return }
+        let firstEvent = events.count
         Self.withSlotTables(&slots, polygons) { tables in
             Self.testSlots(
                 of: &deviceRow, movedSquared: movedSquared, device: device, latitude: latitude, longitude: longitude,
                 time: time, tables: tables, into: &events)
+            Self.nameRegions(of: &events, from: firstEvent, regionID: tables.regionID)
         }
     }
 
@@ -62,6 +64,9 @@ extension MonitorState {
     /// distance moved (a bound from above); only the slots whose clearance that used up are tested, and the disc
     /// moves to the sample with the smallest clearance left.
     ///
+    /// The events' `region` is the slot's index, not yet the region's id: the caller names them, all its events
+    /// together (``nameRegions(of:from:regionID:)``).
+    ///
     /// Static, with the table's arrays as arguments, so that a caller holding the records and the rows by pointer
     /// (``exactRun(devices:latitudes:longitudes:times:from:into:eventLimit:refresh:)``) can call it. Out of line:
     /// the samples that stay in their disc then run through a small loop.
@@ -74,7 +79,8 @@ extension MonitorState {
         // Beyond the disc's reach (or with no disc yet) every slot is tested.
         let moved = movedSquared.isFinite ? BoundaryClearance.metres(fromSquared: movedSquared) : .infinity
         // The same in clearance units, rounded up (integers from here: no conversion per slot).
-        let movedUnits = moved <= BoundaryClearance.maximumRadius ? Int(moved / PackedRegion.clearanceUnit) + 1 : 1 << 30
+        let movedUnits =
+            moved <= BoundaryClearance.maximumRadius ? WholeUnits.atLeast(moved / PackedRegion.clearanceUnit) : 1 << 30
         var smallestUnits = Int(UInt16.max)
         var smallest = BoundaryClearance.maximumRadius
         // The plane's terms, once for every slot tested.
@@ -112,13 +118,25 @@ extension MonitorState {
                 if isInside ? slotFlags & notifyOnEntry != 0 : slotFlags & notifyOnExit != 0 {
                     events.append(
                         GeofenceEvent(
-                            device: device, region: tables.regionID[record - base], kind: isInside ? .enter : .exit,
+                            device: device, region: Int32(truncatingIfNeeded: record - base),
+                            kind: isInside ? .enter : .exit,
                             time: time, latitude: latitude, longitude: longitude))
                 }
             }
         }
         smallest = min(smallest, Double(smallestUnits) * PackedRegion.clearanceUnit)
         deviceRow.clearance = BoundaryClearance(sample, radius: smallest)
+    }
+
+    /// Replaces the slot indices that ``testSlots(of:movedSquared:device:latitude:longitude:time:tables:into:)``
+    /// leaves as the regions of its events, from `first` on, by the regions' ids.
+    ///
+    /// A run's events are named once it is over rather than one at a time: the ids are apart from the records
+    /// the loop reads, in an array touched at one update in twenty, so each was a cache miss that the loop waited
+    /// for, and here the misses overlap.
+    static func nameRegions(of events: inout [GeofenceEvent], from first: Int, regionID: UnsafeBufferPointer<Int32>) {
+        guard first < events.count else { return }
+        for k in first..<events.count { events[k].region = regionID[Int(events[k].region)] }
     }
 
     /// A slot whose clearance left is within this many times the distance just moved is tested again.

@@ -102,21 +102,25 @@ extension MonitorState {
         var i = start
         var choosesAgain = false
         guard events.count < eventLimit else { return (i, false) }
+        let firstEvent = events.count
         rows.withUnsafeMutableBufferPointer { rows in
             Self.withSlotTables(&slots, polygons) { tables in
+                // The slots' tests leave their events' regions as slot indices, named after the loop.
+                defer { Self.nameRegions(of: &events, from: firstEvent, regionID: tables.regionID) }
                 while i < devices.count {
                     let device = devices[i]
                     let row = stride == 1 ? Int(device) : Int(device) / stride
                     // One comparison for both bounds (a negative row is a huge unsigned one).
                     guard UInt(bitPattern: row) < UInt(rows.count) else { break }
                     let time = times[i]
-                    let previous = rows[row].time
-                    guard previous != Self.none && time >= previous else { break }
+                    // The device has sent a sample (its time is not `none`, Int64.min) no later than this one: one
+                    // comparison for both, `none` wrapping round to the largest time.
+                    guard rows[row].time &- 1 < time else { break }
                     let latitude = latitudes[i], longitude = longitudes[i]
                     rows[row].time = time
                     rows[row].latitude = latitude
                     rows[row].longitude = longitude
-                    i += 1
+                    i &+= 1
                     let pathSquared = rows[row].clearance.pathSquared(latitude: latitude, longitude: longitude)
                     // Outside the disc no boundary crosses, test; inside it every containment is as it was (and
                     // the distance needs no cap: a disc is never wider than the bound's reach). NaN (no disc yet,

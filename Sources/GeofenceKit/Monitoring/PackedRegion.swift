@@ -47,13 +47,13 @@ struct PackedRegion: Sendable {
         set { latitude = Double(newValue) }
     }
 
-    /// Stores a clearance, rounded down to a whole unit (a negative one as 0: the slot is tested at the next move).
+    /// Stores a clearance, rounded down to a whole unit (``WholeUnits/atMost(_:)``; a negative one as 0: the slot is
+    /// tested at the next move).
     @inline(__always)
     mutating func setClearance(metres: Double) {
         // `!(x > 0)` catches NaN too.
         let units = metres / Self.clearanceUnit
-        // Through `Int`: a conversion the processor does in one instruction (`UInt16(_:)` of a Double checks more).
-        clearance = !(units > 0) ? 0 : units >= 65_535 ? 65_535 : UInt16(truncatingIfNeeded: Int(units))
+        clearance = !(units > 0) ? 0 : units >= 65_535 ? 65_535 : UInt16(truncatingIfNeeded: WholeUnits.atMost(units))
     }
 
     /// The geodesic distance from the centre to the sample (the centre first, as ``CircleGeometry`` asks).
