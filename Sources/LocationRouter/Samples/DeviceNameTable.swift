@@ -29,6 +29,10 @@ struct DeviceNameTable {
     var count: Int { entries.count }
 
     /// The number of the device named `name`, if it has one.
+    ///
+    /// The guess (the device that followed the previous one) is inlined into the router's loop, where it answers
+    /// almost every look-up; the probe of the table is a call.
+    @inline(__always)
     mutating func find(_ name: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int32? {
         if previous >= 0, case let guess = entries[Int(previous)].successor, guess >= 0,
             entries[Int(guess)].hash == hash, matches(Int(guess), name)
@@ -36,6 +40,12 @@ struct DeviceNameTable {
             previous = guess
             return guess
         }
+        return probe(name, hash: hash)
+    }
+
+    /// ``find(_:hash:)`` in the table itself.
+    @inline(never)
+    private mutating func probe(_ name: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int32? {
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while case let entry = slots[slot], entry != 0 {
@@ -79,6 +89,7 @@ struct DeviceNameTable {
 
     /// Whether `device`'s name is `name`: eight bytes at a time (the last eight overlapping the word before), as
     /// names of eight bytes or more are; shorter ones byte by byte.
+    @inline(__always)
     private func matches(_ device: Int, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
         let entry = entries[device]
         let count = name.count

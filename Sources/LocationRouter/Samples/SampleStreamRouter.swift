@@ -27,7 +27,7 @@ struct SampleStreamRouter {
     /// Each device's number, by its name's bytes.
     private var devices = DeviceNameTable()
     /// Where each device's samples go, by its number.
-    private var routes: [DeviceRoute] = []
+    private let routes = DeviceRoutes()
     private let partition: Partition
     /// Each shard's batch being filled.
     private let batches: PendingBatches
@@ -209,7 +209,7 @@ struct SampleStreamRouter {
                     line: sample.lineNumber, field: "time"), owned: route.isOwned)
             return nil
         }
-        routes[Int(device)].lastTime = time
+        routes.setLastTime(time, of: Int(device))
         // Samples of other partitions still move the clock, as they would in the whole run.
         latest = max(latest, time)
         guard route.isOwned else {
@@ -260,13 +260,4 @@ struct SampleStreamRouter {
         summary.noteTimes(of: batch)
         try await send(batch, shard)
     }
-}
-
-/// What the router keeps of each device: its latest sample's time (a sample older than it is rejected), its
-/// shard (`device mod shardCount`, computed once instead of a division per sample), and whether this process's
-/// partition owns it.
-private struct DeviceRoute {
-    var lastTime: Int64
-    let shard: Int32
-    let isOwned: Bool
 }
