@@ -39,7 +39,6 @@ extension RunCommand {
         guard let target = options.target, let url = URL(string: target), let listen = options.listen,
             let address = ListenAddress(listen), let truth
         else { return nil }
-        if let unavailable = HTTPPoster.unavailable { throw CommandError(.outputFailed, "--target: \(unavailable)") }
         var source = configuration
         var descriptor: Int32 = -1
         defer { if descriptor >= 0 { close(descriptor) } }

@@ -27,6 +27,9 @@ struct ServeCommand {
         guard let url = URL(string: hook), url.scheme == "http" || url.scheme == "https", url.host != nil else {
             throw .usage("The value '\(hook)' is invalid for '--webhook <url>' (an http(s) URL)")
         }
+        if let unavailable = HTTPPoster.unavailable(for: url) {
+            throw .usage("The value '\(hook)' is invalid for '--webhook <url>': \(unavailable)")
+        }
         regionsPath = regions
         self.address = address
         webhook = url

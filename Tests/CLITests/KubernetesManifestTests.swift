@@ -118,5 +118,8 @@ import Testing
         #expect(stages.first?.hasPrefix("FROM swift:") == true && stages.first?.hasSuffix(" AS build") == true)
         #expect(text.contains("COPY --from=build"))
         #expect(text.contains("ENTRYPOINT [\"/usr/local/bin/location-router\"]"))
+        // The https library goes beside the executable, and the Swift runtime both link where they look for it.
+        #expect(text.contains("libLocationRouterHTTPS.so /usr/local/bin/"))
+        #expect(text.contains("COPY --from=build /usr/lib/swift/linux/*.so /usr/lib/swift/linux/"))
     }
 }

@@ -21,7 +21,7 @@ import GeofenceFormats
         #expect(collector.badRequests == 2)
     }
 
-    @Test func theListenerAnswersOverHTTPAndKeepsConnectionsAlive() async throws {
+    @Test func theListenerAnswersThePoster() async throws {
         let collector = TargetEventCollector()
         let listener = try HTTPListener(address: ListenAddress(host: "127.0.0.1", port: 0)) {
             collector.handle(method: $0, path: $1, body: $2)
@@ -63,12 +63,68 @@ import GeofenceFormats
         #expect(answer == [])
     }
 
+    @Test func thePosterSendsHTTPOverASocketOfItsOwn() async throws {
+        let server = try WebhookTestServer { _, request in
+            WebhookTestServer.Response(status: request.body.first == UInt8(ascii: "{") ? 204 : 503)
+        }
+        defer { server.stop() }
+        let poster = HTTPPoster(url: server.url, timeout: 600)
+        #expect(await poster.post(Array("{}\n".utf8)))
+        #expect(await poster.post(Array("[]".utf8)) == false, "a 503 is not accepted")
+        poster.invalidate()
+        await server.finish()
+        let request = try #require(server.exchanges.first?.request)
+        // PlainHTTPClient's request, not URLSession's: an http URL loads no library (see HTTPSLibrary).
+        #expect(request.headers["user-agent"] == "location-router")
+        #expect(request.headers["content-type"] == "application/x-ndjson")
+        #expect(HTTPPoster.unavailable(for: server.url) == nil)
+    }
+
+    @Test func theListenerKeepsAConnectionAliveBetweenRequests() async throws {
+        let collector = TargetEventCollector()
+        let listener = try HTTPListener(address: ListenAddress(host: "127.0.0.1", port: 0)) {
+            collector.handle(method: $0, path: $1, body: $2)
+        }
+        defer { listener.stop() }
+        let port = listener.address.port
+        let body = #"{"device":"a","region":"r","event":"enter","time":1795248000}"# + "\n"
+        let request = "POST /events HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
+        // The second request goes over the connection of the first, after its answer.
+        let answers = try await inBackground { try Self.exchange(port: port, requests: [request, request]) }
+        #expect(answers.count == 2)
+        #expect(answers.allSatisfy { String(decoding: $0 ?? [], as: UTF8.self).hasPrefix("HTTP/1.1 204") })
+        #expect(collector.eventsReceived == 2)
+    }
+
     /// Sends `parts` over one connection to 127.0.0.1:`port`, `pause` seconds apart, and returns the first bytes
     /// answered: empty when the listener closed the connection, nil when nothing came within 300 s.
     private static func exchange(port: UInt16, parts: [String], pause: Double) throws -> [UInt8]? {
+        let fd = try connected(to: port)
+        defer { close(fd) }
+        for (index, part) in parts.enumerated() {
+            if index > 0 { Thread.sleep(forTimeInterval: pause) }
+            try sendAll(part, over: fd)
+        }
+        return receive(over: fd)
+    }
+
+    /// Sends each of `requests` over one connection to 127.0.0.1:`port` after the answer to the one before, and
+    /// returns the first bytes of each answer (as ``exchange(port:parts:pause:)`` does).
+    private static func exchange(port: UInt16, requests: [String]) throws -> [[UInt8]?] {
+        let fd = try connected(to: port)
+        defer { close(fd) }
+        var answers: [[UInt8]?] = []
+        for request in requests {
+            try sendAll(request, over: fd)
+            answers.append(receive(over: fd))
+        }
+        return answers
+    }
+
+    /// A socket connected to 127.0.0.1:`port`, whose reads wait at most 300 s.
+    private static func connected(to port: UInt16) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         try #require(fd >= 0)
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -76,14 +132,19 @@ import GeofenceFormats
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
+        if connected != 0 { close(fd) }
         try #require(connected == 0)
         var timeout = timeval(tv_sec: 300, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        for (index, part) in parts.enumerated() {
-            if index > 0 { Thread.sleep(forTimeInterval: pause) }
-            let bytes = Array(part.utf8)
-            try #require(send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count)
-        }
+        return fd
+    }
+
+    private static func sendAll(_ text: String, over fd: Int32) throws {
+        let bytes = Array(text.utf8)
+        try #require(send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count)
+    }
+
+    private static func receive(over fd: Int32) -> [UInt8]? {
         var answer = [UInt8](repeating: 0, count: 512)
         let count = recv(fd, &answer, answer.count, 0)
         return count >= 0 ? Array(answer[..<count]) : nil

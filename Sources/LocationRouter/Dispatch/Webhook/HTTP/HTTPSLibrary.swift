@@ -69,7 +69,8 @@ struct HTTPSLibraryError: Error, CustomStringConvertible {
     let reasons: [String]
 
     var description: String {
-        "https needs \(HTTPSLibrary.fileName) in the folder of the executable (`swift build` builds it there): "
+        "https needs \(HTTPSLibrary.fileName) in the folder of the executable, which `swift build` builds there "
+            + "(`swift build -c release` for a release executable; `swift run` builds the executable alone): "
             + reasons.joined(separator: "; ")
     }
 }

@@ -31,18 +31,18 @@ final class PlainHTTPClient: Sendable {
     private let registry = Mutex(Registry())
 
     /// - Precondition: `url` is an `http` URL with a host (``WebhookConfiguration`` checks it).
-    init(url: URL, timeout: Double) {
+    init(url: URL, timeout: Double, contentType: String = "application/json") {
         self.url = url
         self.timeout = timeout
         var host = url.host ?? ""
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         self.host = host
         port = url.port ?? 80
-        head = Self.requestHead(for: url, host: host)
+        head = Self.requestHead(for: url, host: host, contentType: contentType)
     }
 
     /// The request line and header fields, everything but `Content-Length` and the final empty line.
-    static func requestHead(for url: URL, host: String) -> String {
+    static func requestHead(for url: URL, host: String, contentType: String = "application/json") -> String {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         var target = components?.percentEncodedPath ?? ""
         if target.isEmpty { target = "/" }
@@ -50,7 +50,7 @@ final class PlainHTTPClient: Sendable {
         var authority = host.contains(":") ? "[\(host)]" : host
         if let port = url.port { authority += ":\(port)" }
         var head = "POST \(target) HTTP/1.1\r\nHost: \(authority)\r\nUser-Agent: location-router\r\n"
-            + "Accept: */*\r\nContent-Type: application/json\r\nConnection: close\r\n"
+            + "Accept: */*\r\nContent-Type: \(contentType)\r\nConnection: close\r\n"
         if let user = components?.user {
             let credentials = (user.removingPercentEncoding ?? user) + ":" + (components?.password.map { $0.removingPercentEncoding ?? $0 } ?? "")
             head += "Authorization: Basic \(Data(credentials.utf8).base64EncodedString())\r\n"
@@ -58,7 +58,7 @@ final class PlainHTTPClient: Sendable {
         return head
     }
 
-    /// `POST`s `body` as `application/json` and returns how the exchange ended.
+    /// `POST`s `body` (as the client's content type) and returns how the exchange ended.
     func post(_ body: Data) async -> PlainHTTPResult {
         guard let cancellation = CancellationPipe() else { return .failed("out of file descriptors") }
         let completion = ExchangeCompletion()
