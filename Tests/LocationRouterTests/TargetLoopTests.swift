@@ -23,9 +23,7 @@ import GeofenceFormats
 
     @Test func theListenerAnswersThePoster() async throws {
         let collector = TargetEventCollector()
-        let listener = try HTTPListener(address: ListenAddress(host: "127.0.0.1", port: 0)) {
-            collector.handle(method: $0, path: $1, body: $2)
-        }
+        let listener = try Self.listener(for: collector)
         defer { listener.stop() }
         #expect(listener.address.port != 0)
         // A long timeout: in a full suite on two cores the listener's work can wait long for a thread.
@@ -41,15 +39,13 @@ import GeofenceFormats
 
     @Test func aBodyArrivingSecondsAfterItsHeadIsStillAnswered() async throws {
         let collector = TargetEventCollector()
-        let listener = try HTTPListener(address: ListenAddress(host: "127.0.0.1", port: 0)) {
-            collector.handle(method: $0, path: $1, body: $2)
-        }
+        let listener = try Self.listener(for: collector)
         defer { listener.stop() }
         let port = listener.address.port
-        let body = #"{"device":"a","region":"r","event":"enter","time":1795248000}"# + "\n"
-        let head = "POST /events HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
         // Longer than the listener's one-second receive timeout: a loaded machine or a slow link does this.
-        let answer = try await inBackground { try Self.exchange(port: port, parts: [head, body], pause: 1.5) }
+        let answer = try await inBackground {
+            try Self.exchange(port: port, parts: [Self.eventHead, Self.eventLine], pause: 1.5)
+        }
         #expect(String(decoding: answer ?? [], as: UTF8.self).hasPrefix("HTTP/1.1 204"))
         #expect(collector.eventsReceived == 1)
     }
@@ -82,19 +78,27 @@ import GeofenceFormats
 
     @Test func theListenerKeepsAConnectionAliveBetweenRequests() async throws {
         let collector = TargetEventCollector()
-        let listener = try HTTPListener(address: ListenAddress(host: "127.0.0.1", port: 0)) {
-            collector.handle(method: $0, path: $1, body: $2)
-        }
+        let listener = try Self.listener(for: collector)
         defer { listener.stop() }
         let port = listener.address.port
-        let body = #"{"device":"a","region":"r","event":"enter","time":1795248000}"# + "\n"
-        let request = "POST /events HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
+        let request = Self.eventHead + Self.eventLine
         // The second request goes over the connection of the first, after its answer.
         let answers = try await inBackground { try Self.exchange(port: port, requests: [request, request]) }
         #expect(answers.count == 2)
         #expect(answers.allSatisfy { String(decoding: $0 ?? [], as: UTF8.self).hasPrefix("HTTP/1.1 204") })
         #expect(collector.eventsReceived == 2)
     }
+
+    /// A listener on 127.0.0.1 (a free port) that hands every request to `collector`.
+    private static func listener(for collector: TargetEventCollector) throws -> HTTPListener {
+        try HTTPListener(address: ListenAddress(host: "127.0.0.1", port: 0)) {
+            collector.handle(method: $0, path: $1, body: $2)
+        }
+    }
+
+    /// One event as an NDJSON line, and the head of a request that posts it to `/events`.
+    private static let eventLine = #"{"device":"a","region":"r","event":"enter","time":1795248000}"# + "\n"
+    private static let eventHead = "POST /events HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(eventLine.utf8.count)\r\n\r\n"
 
     /// Sends `parts` over one connection to 127.0.0.1:`port`, `pause` seconds apart, and returns the first bytes
     /// answered: empty when the listener closed the connection, nil when nothing came within 300 s.
