@@ -40,9 +40,9 @@ enum EvaluationLoop {
                 }
                 let residentBefore = Memory.resident()
                 // Registered as the CLI registers generated circles (the fast path, around the first samples).
-                var state = MonitorState(settings: .exact, stride: 1, seed: Workloads.seed) {
-                    plan.circles(ofDevice: $0, startingAt: $1, $2, into: &$3)
-                }
+                var state = MonitorState(
+                    settings: .exact, stride: 1, seed: Workloads.seed,
+                    positionedCircles: { plan.circles(ofDevice: $0, startingAt: $1, $2, into: &$3) })
                 // Sized up front, as `Simulation` sizes each shard's table: no doubling of the slot table.
                 state.reserveCapacity(devices: devices, regions: devices * regions)
                 var events: [GeofenceEvent] = []

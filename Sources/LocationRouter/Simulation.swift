@@ -100,7 +100,7 @@ public struct Simulation: Sendable {
                 if let circles {
                     MonitorState(
                         settings: configuration.settings, stride: deviceStride, seed: configuration.seed,
-                        circles: circles, restored: restored)
+                        positionedCircles: circles, restored: restored)
                 } else {
                     MonitorState(
                         settings: configuration.settings, stride: deviceStride, seed: configuration.seed,

@@ -8,11 +8,11 @@ struct Wiring: Sendable {
     let lookup: MonitorState.RegionLookup
     /// The same regions as plain circles handed over one by one, where they are generated circles: what the
     /// monitors register from (no region compiled, no array per device).
-    let circles: MonitorState.CircleLookup?
+    let circles: MonitorState.PositionedCircleLookup?
     /// The same circles generated around the position a device registers at, for a random walk: right only when
     /// that position is the device's start, i.e. its first sample reaches the monitor unfiltered and no saved state
     /// is restored (``Simulation`` decides). Saves computing each start a second time.
-    let circlesAtStarts: MonitorState.CircleLookup?
+    let circlesAtStarts: MonitorState.PositionedCircleLookup?
     private let definedRegions: Int?
     /// Regions generated per device (0 with a region file or a sample stream).
     let perDevice: Int
@@ -32,8 +32,8 @@ struct Wiring: Sendable {
         isCatalogRegion = { [file] in file?.isShared($0) ?? true }
         /// A generated device's regions from the file: its own and, unless it chooses, the catalog in file order.
         var fromFile: MonitorState.RegionLookup?
-        var circles: MonitorState.CircleLookup?
-        var circlesAtStarts: MonitorState.CircleLookup?
+        var circles: MonitorState.PositionedCircleLookup?
+        var circlesAtStarts: MonitorState.PositionedCircleLookup?
         if let file {
             if nearest {
                 fromFile = { file.ownRegions(forDevice: DeviceNames.generated.name(of: $0)) }

@@ -22,7 +22,7 @@ import Testing
         let circles = regions.map { $0.map { $0.plainCircle! } }
         var state =
             fastPath
-            ? MonitorState(settings: settings, seed: 5, circles: { $3.append(contentsOf: circles[Int($0)]) })
+            ? MonitorState(settings: settings, seed: 5, circles: { $1.append(contentsOf: circles[Int($0)]) })
             : MonitorState(settings: settings, seed: 5, regions: { circles[Int($0)].map { general($0, settings) } })
         var events: [GeofenceEvent] = []
         for (index, sample) in samples.enumerated() {

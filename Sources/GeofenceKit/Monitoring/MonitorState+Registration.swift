@@ -6,7 +6,7 @@ extension MonitorState {
     /// Where a device's regions come from.
     enum RegionSource: Sendable {
         case regions(RegionLookup)
-        case circles(CircleLookup)
+        case circles(PositionedCircleLookup)
     }
 
     /// Before the first registration: the room reserved for every device of the run (``reserveCapacity(devices:regions:)``)

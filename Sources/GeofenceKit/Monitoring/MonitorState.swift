@@ -20,9 +20,12 @@ public struct MonitorState: Sendable {
     /// The regions a device asks to monitor, in registration order.
     public typealias RegionLookup = @Sendable (_ device: Int32) -> [MonitoredRegion]
     /// Appends the circles a device asks to monitor to `circles`, in registration order: the fast path for regions
-    /// that are plain circles (``MonitoredCircle``). The monitor hands over the same buffer for every device, and
-    /// the position of the sample that registers it (its first, or its first after a restart).
-    public typealias CircleLookup = @Sendable (
+    /// that are plain circles (``MonitoredCircle``). The monitor hands over the same buffer for every device.
+    public typealias CircleLookup = @Sendable (_ device: Int32, _ circles: inout [MonitoredCircle]) -> Void
+    /// A ``CircleLookup`` that also receives the position of the sample that registers the device (its first, or
+    /// its first after a restart): a generator that places circles around a device's start can take the start
+    /// from there instead of computing it again.
+    public typealias PositionedCircleLookup = @Sendable (
         _ device: Int32, _ latitude: Double, _ longitude: Double, _ circles: inout [MonitoredCircle]
     ) -> Void
     /// A device's state saved by an earlier run, if any.
@@ -109,7 +112,18 @@ public struct MonitorState: Sendable {
         settings: MonitorSettings, stride: Int = 1, seed: UInt64 = 0, circles: @escaping CircleLookup,
         restored: StateLookup? = nil
     ) {
-        self.init(settings: settings, stride: stride, seed: seed, source: .circles(circles), restored: restored)
+        self.init(
+            settings: settings, stride: stride, seed: seed, source: .circles({ device, _, _, buffer in circles(device, &buffer) }),
+            restored: restored)
+    }
+
+    /// ``init(settings:stride:seed:circles:restored:)`` whose lookup also receives the position each device
+    /// registers at.
+    public init(
+        settings: MonitorSettings, stride: Int = 1, seed: UInt64 = 0, positionedCircles: @escaping PositionedCircleLookup,
+        restored: StateLookup? = nil
+    ) {
+        self.init(settings: settings, stride: stride, seed: seed, source: .circles(positionedCircles), restored: restored)
     }
 
     private init(settings: MonitorSettings, stride: Int, seed: UInt64, source: RegionSource, restored: StateLookup?) {
