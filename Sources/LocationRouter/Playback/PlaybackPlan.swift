@@ -32,15 +32,9 @@ public struct PlaybackPlan: Sendable {
         let ordinal = Int(device) / max(1, timelines.count)
         var delay = Double(ordinal) * configuration.stagger
         if configuration.timeJitter > 0 { delay += rng.unit() * configuration.timeJitter }
-        var north = 0.0
-        var east = 0.0
-        if configuration.positionJitter > 0 {
-            let distance = configuration.positionJitter * rng.unit().squareRoot()
-            let bearing = rng.unit() * 2 * .pi
-            north = distance * cos(bearing)
-            east = distance * sin(bearing)
-        }
-        return (configuration.start.adding(seconds: delay), north, east)
+        var offset = (north: 0.0, east: 0.0)
+        if configuration.positionJitter > 0 { offset = GeoMotion.discOffset(configuration.positionJitter, using: &rng) }
+        return (configuration.start.adding(seconds: delay), offset.north, offset.east)
     }
 
     public func timeline(ofDevice device: Int32) -> TraceTimeline {

@@ -24,16 +24,14 @@ public struct GeneratedRegions: Sendable {
         var rng = SplitMix64(seed: seed, stream: UInt64(device), purpose: .generatedRegions)
         // Every centre is moved from the same position: the plane's trigonometry there is computed once.
         let scale = LocalScale(latitude: latitude)
-        // Each circle's draws (``GeoMotion/offset(_:_:withinDisc:scale:using:)``'s distance and bearing, then the
-        // radius) in order, the bearings' sines and cosines in one call, then the centres: the same numbers as
-        // drawing and moving circle by circle.
+        // Each circle's draws (``GeoMotion/discDraws(_:using:)``, then the radius) in order, the bearings' sines
+        // and cosines in one call, then the centres: the same numbers as drawing and moving circle by circle.
         withUnsafeTemporaryAllocation(of: Double.self, capacity: 5 * count) { scratch in
             let base = scratch.baseAddress!
             let distances = base, bearings = base + count, radii = base + 2 * count
             let sines = base + 3 * count, cosines = base + 4 * count
             for k in 0..<count {
-                distances[k] = configuration.maxDistance * rng.unit().squareRoot()
-                bearings[k] = rng.unit() * 2 * .pi
+                (distances[k], bearings[k]) = GeoMotion.discDraws(configuration.maxDistance, using: &rng)
                 // The nearest Float (within 0.06 mm at 2 km): a monitor's slot holds such a radius in 4 bytes.
                 radii[k] = Double(Float(rng.uniform(configuration.radius)))
             }
@@ -87,11 +85,18 @@ extension GeoMotion {
         return move(from: start, scale: scale, north: north, east: east)
     }
 
-    /// The draws of a uniform offset in the disc of `radius` metres: a distance, then a bearing (as
-    /// ``GeneratedRegions/circles(ofDevice:around:_:into:)`` draws them for many at once).
-    private static func discOffset(_ radius: Double, using rng: inout SplitMix64) -> (north: Double, east: Double) {
+    /// A uniform offset in the disc of `radius` metres, north and east (also a played track's jitter).
+    static func discOffset(_ radius: Double, using rng: inout SplitMix64) -> (north: Double, east: Double) {
+        let (distance, bearing) = discDraws(radius, using: &rng)
+        let direction = SineAndCosine.of(bearing)
+        return (distance * direction.cos, distance * direction.sin)
+    }
+
+    /// The draws of a uniform offset in the disc of `radius` metres, in their order: a distance, then a bearing
+    /// (radians, clockwise from north). ``GeneratedRegions/circles(ofDevice:around:_:into:)`` takes them for many
+    /// offsets before turning the bearings into directions at once.
+    static func discDraws(_ radius: Double, using rng: inout SplitMix64) -> (distance: Double, bearing: Double) {
         let distance = radius * rng.unit().squareRoot()
-        let bearing = SineAndCosine.of(rng.unit() * 2 * .pi)
-        return (distance * bearing.cos, distance * bearing.sin)
+        return (distance, rng.unit() * 2 * .pi)
     }
 }
