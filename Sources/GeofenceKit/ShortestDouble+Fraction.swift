@@ -29,13 +29,15 @@ extension ShortestDouble {
         // n = 1075 − the biased exponent: 1 … 52 exactly for 1 ≤ magnitude < 2⁵² (one unsigned comparison).
         let n = 1075 &- Int(magnitude.exponentBitPattern)
         guard UInt(bitPattern: n &- 1) < 52 else { return nil }
-        let shift = UInt64(n)
+        let shift = UInt64(truncatingIfNeeded: n)
         let c = magnitude.significandBitPattern | 1 << 52
         let below: UInt64 = 1 &<< shift &- 1
         let f = c & below
         guard f != 0 else { return nil }
         let k = 2 &- floorLog10Pow2(-n)
         let power = DecimalDigits.powerOfTen(k)
+        // The sixteen digits of K − 2 fraction digits are their value × 10^(18 − K).
+        let toSixteen = DecimalDigits.powerOfTen(18 &- k)
 
         // f × 10ᴷ = valueUnits·2ⁿ + valueRest, in units of 10⁻ᴷ: valueUnits < 10ᴷ fits a word, and as n < 64 the
         // 128-bit product is shifted as two words.
@@ -46,15 +48,15 @@ extension ShortestDouble {
         let upperSum = valueRest &<< 1 &+ power
         let upperUnits = valueUnits &+ upperSum &>> (shift &+ 1)
         let upperRest = upperSum & (below &<< 1 | 1)
-        let included = c & 1 == 0
 
         // The multiple of 1,000 units just under the upper end, `distance` (over 2ⁿ⁺¹) below it: inside when that
-        // is at most the interval's width, 2·10ᴷ over 2ⁿ⁺¹ (ends as the parity of c says).
+        // is at most the interval's width, 2·10ᴷ over 2ⁿ⁺¹, its ends inside when c is even. That is
+        // 0 < distance < 2·10ᴷ for an odd c and distance ≤ 2·10ᴷ for an even one, compared at once: the odd case
+        // subtracts 1 from both sides, and a distance of 0 then wraps to the largest word.
         let thousands = upperUnits / 1_000
         let distance = (upperUnits &- thousands &* 1_000) &<< (shift &+ 1) | upperRest
-        // The sixteen digits of K − 2 fraction digits: their value × 10^(18 − K).
-        let toSixteen = DecimalDigits.powerOfTen(18 &- k)
-        if (distance != 0 || included) && (distance < 2 &* power || (distance == 2 &* power && included)) {
+        let odd = c & 1
+        if distance &- odd < 2 &* power &+ 1 &- 2 &* odd {
             return (c &>> shift, thousands &* 10 &* toSixteen, k &- 3 &- trailingZeros(of: thousands))
         }
 
@@ -62,7 +64,8 @@ extension ShortestDouble {
         let hundreds = valueUnits / 100
         let remainder = (valueUnits &- hundreds &* 100) &<< shift | valueRest
         let half: UInt64 = 50 &<< shift
-        let roundsUp = remainder > half || (remainder == half && hundreds & 1 == 1)
+        // Over half way, or half way from an odd last digit (ties to even): an odd one adds 1 to the remainder.
+        let roundsUp = remainder &+ (hundreds & 1) > half
         return (c &>> shift, (roundsUp ? hundreds &+ 1 : hundreds) &* toSixteen, k &- 2)
     }
 

@@ -72,6 +72,13 @@ import Testing
         Self.expectZeroPadded(values, width: 8) { DecimalDigits.writeEight($0, at: $1) }
     }
 
+    /// ``DecimalDigits/eightDigits(_:)`` splits the two 4-digit halves in lanes of their own, which do not carry
+    /// into each other: every half in both lanes, beside every other half, is every case of each lane.
+    @Test func splitsEveryFourDigitHalfInBothLanes() {
+        let values = (0..<10_000 as Range<UInt32>).flatMap { [$0 * 10_000 + $0, $0 * 10_000 + 9_999 - $0] }
+        Self.expectZeroPadded(values, width: 8) { DecimalDigits.writeEight($0, at: $1) }
+    }
+
     @Test func writesEveryNumberUpToThreeDigitsFromThePairs() {
         for value in 0..<1_000 as Range<UInt64> {
             let (digits, count) = DecimalDigits.upToThreeDigits(value)

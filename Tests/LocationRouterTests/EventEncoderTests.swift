@@ -19,6 +19,18 @@ import Testing
         #expect(RegionNames.generated(perDevice: 20).name(of: region) == regionName)
     }
 
+    /// A generated region's owner: the event's device (its digits written again), another device (written from its
+    /// number), or one past eight digits (written digit by digit).
+    @Test(arguments: [
+        (7, 7 * 20 + 19, 20, "device-7/r19"), (7, 12 * 20 + 3, 20, "device-12/r3"), (12_345, 0, 20, "device-0/r0"),
+        (0, 12_345 * 20, 20, "device-12345/r0"), (3, 123_456_789, 1, "device-123456789/r0"),
+    ] as [(Int32, Int32, Int, String)])
+    func aGeneratedRegionIsNamedAfterTheDeviceItBelongsTo(device: Int32, region: Int32, perDevice: Int, name: String) {
+        let event = GeofenceEvent(device: device, region: region, kind: .exit, time: Timestamp(microseconds: 0), latitude: 1.5, longitude: 2)
+        #expect(Self.line(event, regions: .generated(perDevice: perDevice)) == #"{"device":"device-\#(device)","region":"\#(name)","event":"exit","time":"1970-01-01T00:00:00Z","lat":1.5,"lon":2.0,"seq":1}"# + "\n")
+        #expect(RegionNames.generated(perDevice: perDevice).name(of: region) == name)
+    }
+
     /// Device numbers, region indices and `seq` of every digit count, written in one store up to eight digits and
     /// digit by digit beyond (a restored `seq` continuing past eight digits): the text of `String(_:)`. (The `seq`
     /// table has an entry for every device up to the largest: a device number past a million would take megabytes.)

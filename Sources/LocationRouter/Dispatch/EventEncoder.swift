@@ -16,6 +16,10 @@ public struct EventEncoder: Sendable {
     private var times = TimestampTextCache()
     /// The last `seq` given to each device (by index); 0: none yet.
     private var sequence: [UInt64] = []
+    /// The buffer a batch's lines are built in (``LineWriter``), allocated with the first batch and kept: a
+    /// temporary buffer this size is allocated on the heap, which cost about ten instructions an event.
+    private var scratch: [UInt8] = []
+    private static let scratchSize = 8_192
     /// The last `seq` of a device in an earlier run, asked once per device.
     private let restoredSequence: (@Sendable (Int32) -> UInt64?)?
 
@@ -68,17 +72,23 @@ public struct EventEncoder: Sendable {
     }
 
     private mutating func encode(_ events: UnsafeBufferPointer<GeofenceEvent>, into output: inout [UInt8]) {
-        // Every device of the batch gets its `seq` entry first; the table is then held by pointer (out of `self`,
-        // which the lines' writing mutates) until the batch is written.
+        // Every device of the batch gets its `seq` entry first; the table and the scratch buffer are then held by
+        // pointer (out of `self`, which the lines' writing mutates) until the batch is written.
         var last = -1
         for event in events { last = max(last, Int(event.device)) }
         if last >= sequence.count { growSequences(toInclude: last) }
         var table: [UInt64] = []
+        var lines: [UInt8] = []
         swap(&table, &sequence)
-        defer { swap(&table, &sequence) }
+        swap(&lines, &scratch)
+        defer {
+            swap(&table, &sequence)
+            swap(&lines, &scratch)
+        }
+        if lines.isEmpty { lines = [UInt8](repeating: 0, count: Self.scratchSize) }
         table.withUnsafeMutableBufferPointer { sequences in
             let sequences = sequences.baseAddress!
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: events.count == 1 ? 2 * LineWriter.boundedRoom : 8_192) { scratch in
+            lines.withUnsafeMutableBufferPointer { scratch in
                 var line = LineWriter(scratch: scratch)
                 // By index: with the line's writing inlined, the buffer's iterator became a call of its own.
                 for index in events.indices {
@@ -102,11 +112,13 @@ public struct EventEncoder: Sendable {
         var line = writer
         defer { writer = line }
         line.startLine(flushingInto: &output)
+        // A generated device's digits, which the names of its own generated regions (`device-N/rI`) repeat.
+        var deviceDigits = LineWriter.Digits(word: 0, count: 0)
         switch deviceNames {
         case .generated:
             // Generated names are written from their number: nothing to cache, whatever the device count.
             line.write(#"{"device":"device-"#)
-            line.write(decimal: Int(event.device))
+            deviceDigits = line.write(decimal: Int(event.device))
             line.write(byte: UInt8(ascii: "\""))
         case .registry:
             line.write(#"{"device":"#)
@@ -120,7 +132,11 @@ public struct EventEncoder: Sendable {
         case .generated(let perDevice):
             let (owner, index) = Self.generatedRegion(event.region, perDevice: perDevice, device: event.device)
             line.write(#","region":"device-"#)
-            line.write(decimal: owner)
+            if owner == Int(event.device) && deviceDigits.count > 0 {
+                line.write(digits: deviceDigits)
+            } else {
+                line.write(decimal: owner)
+            }
             line.write("/r")
             line.write(decimal: index)
             line.write(byte: UInt8(ascii: "\""))

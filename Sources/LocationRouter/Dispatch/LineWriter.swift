@@ -65,15 +65,36 @@ struct LineWriter {
         count &+= 1
     }
 
+    /// The digits of a number of up to eight digits as one word (``DecimalDigits/upToEightDigits(_:)``), which
+    /// ``write(digits:)`` writes again; `count` is 0 for a longer number.
+    struct Digits {
+        var word: UInt64
+        var count: Int
+    }
+
     /// The decimal digits of a non-negative number: up to eight digits (device numbers, region indices, `seq`)
-    /// in one 8-byte store (``DecimalDigits/upToEightDigits(_:)``; the bytes past them are scratch).
-    @inline(__always)
-    mutating func write(decimal value: Int) {
+    /// in one 8-byte store (``DecimalDigits/upToEightDigits(_:)``; the bytes past them are scratch). Returns them
+    /// as one word, for a number that a line repeats (a generated device's in its region's name).
+    @inline(__always) @discardableResult
+    mutating func write(decimal value: Int) -> Digits {
         assertRoom(20)
-        guard value < 100_000_000 else { return write(longDecimal: value) }
-        let (digits, length) = DecimalDigits.upToEightDigits(UInt64(value))
-        UnsafeMutableRawPointer(base + count).storeBytes(of: digits.littleEndian, as: UInt64.self)
-        count &+= length
+        // One unsigned comparison: a negative number, which has no digits here, takes the long path, which traps.
+        guard UInt(bitPattern: value) < 100_000_000 else {
+            write(longDecimal: value)
+            return Digits(word: 0, count: 0)
+        }
+        let (word, length) = DecimalDigits.upToEightDigits(UInt64(truncatingIfNeeded: value))
+        let digits = Digits(word: word, count: length)
+        write(digits: digits)
+        return digits
+    }
+
+    /// Digits that ``write(decimal:)`` returned: one store.
+    @inline(__always)
+    mutating func write(digits: Digits) {
+        assertRoom(8)
+        UnsafeMutableRawPointer(base + count).storeBytes(of: digits.word.littleEndian, as: UInt64.self)
+        count &+= digits.count
     }
 
     /// ``write(decimal:)`` past eight digits, out of line so that the common case stays small where it is inlined.

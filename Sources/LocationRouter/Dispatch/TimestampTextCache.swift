@@ -40,16 +40,17 @@ struct TimestampTextCache {
         raw.storeBytes(of: date.0, as: UInt64.self)
         raw.storeBytes(of: date.1, toByteOffset: 8, as: UInt64.self)
         raw.storeBytes(of: clock, toByteOffset: dateLength, as: UInt64.self)
-        var length = dateLength + 8
-        let fraction = UInt64(microseconds &- secondStart)
+        // Wrapping arithmetic: nothing here can overflow, and each check cost two instructions an event.
+        var length = dateLength &+ 8
+        let fraction = UInt64(truncatingIfNeeded: microseconds &- secondStart)
         if fraction > 0 {
             let (trimmed, digits) = Timestamp.trimmedFraction(fraction)
             output[length] = UInt8(ascii: ".")
             DecimalDigits.write(trimmed, count: digits, at: output + length + 1)
-            length += digits + 1
+            length &+= digits &+ 1
         }
         output[length] = UInt8(ascii: "Z")
-        return length + 1
+        return length &+ 1
     }
 
     /// Makes the cache hold the second of `microseconds` (and its day); false on the two days it cannot hold.
