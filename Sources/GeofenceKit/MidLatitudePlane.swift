@@ -16,6 +16,9 @@ enum MidLatitudePlane {
         let meridionalRadius: Double
         let meridionalRadiusSlope: Double
 
+        /// Inlined (with ``SamplePlane/init(latitude:longitude:)``), so that the exact path's slot tests keep the
+        /// terms in registers rather than reading them back from the call's result on the stack.
+        @inline(__always)
         init(latitude: Double) {
             let (s, c) = MidLatitudePlane.sinCos(degrees: latitude)
             let a = Geodesic.semiMajorAxis, e2 = Geodesic.eccentricitySquared
@@ -41,16 +44,17 @@ enum MidLatitudePlane {
             let phi = latitude * Geodesic.radiansPerDegree
             return (sin(phi), cos(phi))
         }
-        // The nearest whole degree, through `Int` (`rounded()` is a library call on baseline x86-64).
-        let degrees = Int(latitude + 90.5)
-        let e = (latitude - Double(degrees - 90)) * Geodesic.radiansPerDegree
+        // The nearest whole degree, as `Int(latitude + 90.5)` gives it (`rounded()` is a library call on baseline
+        // x86-64) but without its checks: the value lies in 0.5…180.5 here.
+        let degrees = WholeUnits.floor(latitude + 90.5)
+        let e = (latitude - Double(degrees &- 90)) * Geodesic.radiansPerDegree
         let e2 = e * e
         // Multiplied by reciprocals (folded at compile time) rather than divided, a division costing several
         // multiplications: the terms they scale are below 1.3e-5 of the result, so their last bit does not show.
         let sinE = e * (1 - e2 * (1.0 / 6) * (1 - e2 * (1.0 / 20) * (1 - e2 * (1.0 / 42))))
         let cosE = 1 - e2 * 0.5 * (1 - e2 * (1.0 / 12) * (1 - e2 * (1.0 / 30)))
-        let index = 2 * degrees
-        let sinWhole = wholeDegrees[index], cosWhole = wholeDegrees[index + 1]
+        let index = 2 &* degrees
+        let sinWhole = wholeDegrees[index], cosWhole = wholeDegrees[index &+ 1]
         return (sinWhole * cosE + cosWhole * sinE, cosWhole * cosE - sinWhole * sinE)
     }
 

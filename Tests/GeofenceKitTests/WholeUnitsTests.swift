@@ -31,6 +31,23 @@ import Testing
         }
     }
 
+    /// `floor` is `Int(_:)`'s truncation for the values it takes (the plane's whole degree: `latitude + 90.5`).
+    @Test func floorIsIntsTruncation() {
+        var latitudes: [Double] = []
+        for degrees in -90...90 {
+            let whole = Double(degrees)
+            latitudes += [whole, whole.nextUp, whole.nextDown, whole + 0.5, (whole + 0.5).nextUp, (whole + 0.5).nextDown]
+            latitudes += [whole - 0.5, (whole - 0.5).nextUp, (whole - 0.5).nextDown]
+        }
+        var rng = SplitMix64(seed: 16)
+        for _ in 0..<100_000 { latitudes.append(rng.uniform(-90...90)) }
+        for latitude in latitudes where abs(latitude) <= 90 {
+            let x = latitude + 90.5
+            #expect(WholeUnits.floor(x) == Int(x), "\(latitude)")
+        }
+        for x in Self.values { #expect(WholeUnits.floor(x) == Int(x), "\(x)") }
+    }
+
     /// A clearance stored in a slot's record never exceeds the distance it was given.
     @Test func aStoredClearanceIsALowerBound() {
         var record = PackedRegion(latitude: 0, longitude: 0, radius: 10)

@@ -24,6 +24,9 @@ struct SamplePlane {
     /// Radii beyond which the plane does not decide (metres): see the type's documentation.
     static var validatedRadius: Double { 99_960 }
 
+    /// Inlined, as its terms are (``MidLatitudePlane/Terms/init(latitude:)``): the exact path computes one at every
+    /// sample that leaves its disc.
+    @inline(__always)
     init(latitude: Double, longitude: Double) {
         self.latitude = latitude
         self.longitude = longitude

@@ -1,5 +1,5 @@
-/// Distances in whole clearance units (``PackedRegion/clearanceUnit``), rounded to the safe side, without the checks
-/// of `Int(_:)`.
+/// Distances in whole clearance units (``PackedRegion/clearanceUnit``), rounded to the safe side, and the plane's
+/// whole degree (``MidLatitudePlane/sinCos(degrees:)``), without the checks of `Int(_:)`.
 ///
 /// `Int(_:)` of a `Double` traps on NaN, infinities and values beyond `Int`'s range: about ten instructions around
 /// the one conversion, which the exact path paid at every slot it tested. The values converted here are known to
@@ -16,6 +16,13 @@ enum WholeUnits {
     /// An integer n with x ≤ n ≤ x + 1, for 0 ≤ x ≤ 2⁵⁰.
     @inline(__always)
     static func atLeast(_ x: Double) -> Int { nearest(x + 0.5) }
+
+    /// ⌊x⌋ (what `Int(x)` gives), for 0 ≤ x ≤ 2⁵⁰: the nearest integer, less one where that lies above x.
+    @inline(__always)
+    static func floor(_ x: Double) -> Int {
+        let n = nearest(x)
+        return Double(n) > x ? n &- 1 : n
+    }
 
     /// The integer nearest y (ties to even), for |y| ≤ 2⁵¹.
     @inline(__always)
