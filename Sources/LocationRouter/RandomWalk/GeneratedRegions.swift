@@ -24,30 +24,30 @@ public struct GeneratedRegions: Sendable {
         var rng = SplitMix64(seed: seed, stream: UInt64(device), purpose: .generatedRegions)
         // Every centre is moved from the same position: the plane's trigonometry there is computed once.
         let scale = LocalScale(latitude: latitude)
-        // Each circle's draws (``GeoMotion/discDraws(_:using:)``, then the radius) in order, the bearings' sines
-        // and cosines in one call, then the centres: the same numbers as drawing and moving circle by circle.
+        // Each circle's draws (``GeoMotion/discDraws(_:using:)``, then the radius) in order, then the centres in one
+        // call (``GeoMotion/moves(from:_:scale:distances:bearings:count:latitudes:longitudes:)``): the same numbers
+        // as drawing and moving circle by circle.
         withUnsafeTemporaryAllocation(of: Double.self, capacity: 5 * count) { scratch in
             let base = scratch.baseAddress!
             let distances = base, bearings = base + count, radii = base + 2 * count
-            let sines = base + 3 * count, cosines = base + 4 * count
+            let latitudes = base + 3 * count, longitudes = base + 4 * count
             for k in 0..<count {
                 (distances[k], bearings[k]) = GeoMotion.discDraws(configuration.maxDistance, using: &rng)
                 // The nearest Float (within 0.06 mm at 2 km): a monitor's slot holds such a radius in 4 bytes.
                 radii[k] = Double(Float(rng.uniform(configuration.radius)))
             }
-            SineAndCosine.of(bearings, count: count, sines: sines, cosines: cosines)
+            GeoMotion.moves(
+                from: latitude, longitude, scale: scale, distances: distances, bearings: bearings, count: count,
+                latitudes: latitudes, longitudes: longitudes)
             // Made on the stack and appended at once: appended one by one, each paid the array's uniqueness and
             // capacity checks (registering a million devices makes 20 million).
             withUnsafeTemporaryAllocation(of: MonitoredCircle.self, capacity: count) { made in
                 for k in 0..<count {
-                    let center = GeoMotion.move(
-                        latitude, longitude, north: distances[k] * cosines[k], east: distances[k] * sines[k],
-                        scale: scale)
                     made.initializeElement(
                         at: k,
                         to: MonitoredCircle(
-                            id: device &* Int32(count) &+ Int32(k), latitude: center.latitude,
-                            longitude: center.longitude, radius: radii[k]))
+                            id: device &* Int32(count) &+ Int32(k), latitude: latitudes[k], longitude: longitudes[k],
+                            radius: radii[k]))
                 }
                 circles.append(contentsOf: made)
                 _ = made.deinitialize()
