@@ -189,16 +189,23 @@ extension MonitorState {
         let before = count
         selection?.refreshes += 1
         // Out: regions no longer chosen; the last active slot fills the hole, so the block stays contiguous.
-        var slot = firstCatalogSlot
-        while slot < start + count {
-            if chosen.binarySearchContains(slots.regionID[slot]) {
-                slot += 1
-                continue
+        if slots.hasPlainSlotsOnly {
+            let block = firstCatalogSlot..<start + count
+            let removed = slots.removePlainSlots(of: block) { chosen.binarySearchContains($0) }
+            count -= removed
+            selection?.removed += removed
+        } else {
+            var slot = firstCatalogSlot
+            while slot < start + count {
+                if chosen.binarySearchContains(slots.regionID[slot]) {
+                    slot += 1
+                    continue
+                }
+                slots.clear(slot)
+                count -= 1
+                if slot != start + count { moveSlot(from: start + count, to: slot, device: device) }
+                selection?.removed += 1
             }
-            slots.clear(slot)
-            count -= 1
-            if slot != start + count { moveSlot(from: start + count, to: slot, device: device) }
-            selection?.removed += 1
         }
         let kept = firstCatalogSlot..<start + count
         // The slots that stay, own and kept: their clearances were measured from the disc's centre.

@@ -204,6 +204,47 @@ struct SlotTable: Sendable {
         clear(source)
     }
 
+    /// Whether every slot is its record, id and exact radius alone: no timers, and no slot with a rare field.
+    var hasPlainSlotsOnly: Bool {
+        !hasTimers && ownLoiteringDelay.isEmpty && ownHysteresis.isEmpty && ownResponsiveness.isEmpty
+            && enclosedPolygon.isEmpty
+    }
+
+    /// Removes the slots of `block` whose region `keeps` refuses, as ``clear(_:)`` and then ``move(from:to:)`` of
+    /// the block's last slot into the hole do, one hole at a time from the first (the moved slot is checked in
+    /// turn); returns how many were removed, the block's last slots being left clear. Through pointers: a catalog
+    /// device's refresh removes about 14 slots, and each of those calls checked its arrays' uniqueness and bounds
+    /// and the rare fields' dictionaries.
+    /// - Precondition: ``hasPlainSlotsOnly``.
+    mutating func removePlainSlots(of block: Range<Int>, keeping keeps: (Int32) -> Bool) -> Int {
+        precondition(hasPlainSlotsOnly, "slots with timers or rare fields are moved one by one")
+        var end = block.upperBound
+        let keepsExactRadii = hasExactRadii
+        packed.withUnsafeMutableBufferPointer { packed in
+            regionID.withUnsafeMutableBufferPointer { regionID in
+                exactRadius.withUnsafeMutableBufferPointer { exactRadius in
+                    var slot = block.lowerBound
+                    while slot < end {
+                        if keeps(regionID[slot]) {
+                            slot += 1
+                            continue
+                        }
+                        end -= 1
+                        regionID[slot] = -1
+                        packed[slot].flags = 0
+                        guard slot != end else { continue }
+                        packed[slot] = packed[end]
+                        regionID[slot] = regionID[end]
+                        if keepsExactRadii { exactRadius[slot] = exactRadius[end] }
+                        regionID[end] = -1
+                        packed[end].flags = 0
+                    }
+                }
+            }
+        }
+        return block.upperBound - end
+    }
+
     /// Removes the last slot.
     mutating func removeLast() {
         clear(count - 1)
