@@ -132,6 +132,35 @@ extension CatalogIndex {
         }
     }
 
+    /// ``nearest(latitude:longitude:point:count:within:maximumRadius:atMost:into:)`` walked first with a `guess` — a
+    /// distance that usually holds `wanted` regions, such as the last answer's farthest distance with some to spare
+    /// — and only when the guess does not hold them clear of it by a millimetre (more than the walk's rounding)
+    /// again with `bound()`, a distance known to hold them (computed only then). The same answer either way: a walk
+    /// finds every region nearer than its bound, so `wanted` of them, the farthest one clear of the guess, are the
+    /// nearest. A tight first bound prunes boxes from the start, where a safe one lets a walk queue every box that
+    /// reaches it until its first leaf has been scanned.
+    func nearest(
+        latitude: Double, longitude: Double, point: EarthCentredPoint, count wanted: Int, within limit: Double,
+        maximumRadius: Double?, guess: Double, otherwise bound: () -> Double, into result: inout NearestRegions
+    ) {
+        if guess.isFinite {
+            nearest(
+                latitude: latitude, longitude: longitude, point: point, count: wanted, within: limit,
+                maximumRadius: maximumRadius, atMost: guess, into: &result)
+            if wanted > 0 && result.distances.count == wanted && result.distances[wanted - 1] < guess - 1e-3 { return }
+        }
+        nearest(
+            latitude: latitude, longitude: longitude, point: point, count: wanted, within: limit,
+            maximumRadius: maximumRadius, atMost: bound(), into: &result)
+    }
+
+    /// A guess for ``nearest(latitude:longitude:point:count:within:maximumRadius:guess:otherwise:into:)`` from an
+    /// answer of `wanted` regions nearby: its farthest distance × 1.25 + 20 m (the catalog's density changes slowly
+    /// from one place to the next); infinite (no guess) when it found fewer.
+    static func guess(after answer: NearestRegions, wanted: Int) -> Double {
+        wanted > 0 && answer.distances.count == wanted ? answer.distances[wanted - 1] * 1.25 + 20 : .infinity
+    }
+
     /// The largest boundary distance from the point to the regions at these positions, and a micrometre: at least
     /// `positions.count` regions no larger than `maximumRadius` lie within it, the farthest one too through the
     /// walk's squared test (whose rounding, a few nanometres at the Earth's scale, could otherwise leave it out).

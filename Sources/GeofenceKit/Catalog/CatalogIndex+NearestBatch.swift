@@ -52,24 +52,17 @@ extension CatalogIndex {
                         let point = EarthCentredPoint(latitude: latitude, longitude: longitude)
                         // A tight guess first: the point before is near, and the catalog's density changes slowly
                         // along the curve, so its own farthest distance, a little more, usually holds `wanted`.
-                        let guess = answer.distances.count == wanted ? answer.distances[wanted - 1] * 1.25 + 20 : .infinity
-                        if guess.isFinite {
-                            nearest(
-                                latitude: latitude, longitude: longitude, point: point, count: wanted, within: limit,
-                                maximumRadius: maximumRadius, atMost: guess, into: &query)
-                        }
-                        // The walk found every region nearer than the guess; `wanted` of them, the farthest clear of
-                        // the guess by more than the walk's rounding, are the answer. Otherwise the safe bound: the
-                        // point before's regions measured from here (measured only then).
-                        if !(guess.isFinite && query.distances.count == wanted && query.distances[wanted - 1] < guess - 1e-3) {
-                            let bound = answer.positions.count == wanted
-                                ? farthest(
-                                    of: answer.positions, latitude: latitude, longitude: longitude, point: point,
-                                    maximumRadius: maximumRadius) : .infinity
-                            nearest(
-                                latitude: latitude, longitude: longitude, point: point, count: wanted, within: limit,
-                                maximumRadius: maximumRadius, atMost: bound, into: &query)
-                        }
+                        // Otherwise the safe bound: the point before's regions measured from here (measured only
+                        // then).
+                        nearest(
+                            latitude: latitude, longitude: longitude, point: point, count: wanted, within: limit,
+                            maximumRadius: maximumRadius, guess: Self.guess(after: answer, wanted: wanted),
+                            otherwise: {
+                                answer.positions.count == wanted
+                                    ? farthest(
+                                        of: answer.positions, latitude: latitude, longitude: longitude, point: point,
+                                        maximumRadius: maximumRadius) : .infinity
+                            }, into: &query)
                         swap(&answer, &query)
                         answer.sortRegions()
                         let regions = answer.regions

@@ -42,11 +42,13 @@ struct CatalogSelection: Sendable, RefreshCheck {
 
     /// The `wanted` nearest catalog regions at the position (none larger than `maximumRadius`), in ascending region
     /// order, from the prepared answers when one was computed here, else from a query; records the device's anchor
-    /// and time. `bound`: a distance within which `wanted` catalog regions are known to lie (see
-    /// ``CatalogIndex/nearest(latitude:longitude:count:within:maximumRadius:atMost:into:)``).
+    /// and time. A query walks first with a guess from the one before (the catalog's density changes slowly), and
+    /// only when that does not hold `wanted` regions with `bound(point)`: a distance from the point (its
+    /// Earth-centred position given) within which `wanted` catalog regions are known to lie (see
+    /// ``CatalogIndex/nearest(latitude:longitude:point:count:within:maximumRadius:guess:otherwise:into:)``).
     mutating func choose(
         row: Int, wanted: Int, latitude: Double, longitude: Double, time: Int64, maximumRadius: Double?,
-        atMost bound: Double
+        otherwise bound: (EarthCentredPoint) -> Double
     ) -> [Int32] {
         setAnchor(row: row, latitude: latitude, longitude: longitude)
         chosenAt[row] = time
@@ -58,9 +60,11 @@ struct CatalogSelection: Sendable, RefreshCheck {
             if prepared!.left == 0 { prepared = nil }
             if taken { return query.regions }
         }
+        let point = EarthCentredPoint(latitude: latitude, longitude: longitude)
         catalog.index.nearest(
-            latitude: latitude, longitude: longitude, count: wanted, within: settings.proximityRadius ?? .infinity,
-            maximumRadius: maximumRadius, atMost: bound, into: &query)
+            latitude: latitude, longitude: longitude, point: point, count: wanted,
+            within: settings.proximityRadius ?? .infinity, maximumRadius: maximumRadius,
+            guess: CatalogIndex.guess(after: query, wanted: wanted), otherwise: { bound(point) }, into: &query)
         // Sorted in the query's own buffer (its order by distance is not needed here): no array allocated per choice.
         query.sortRegions()
         return query.regions

@@ -177,15 +177,22 @@ extension MonitorState {
         let start = Int(rows[row].slotStart)
         let firstCatalogSlot = start + own
         var count = Int(rows[row].slotCount)
-        // The regions monitored now, measured from here, bound the query (when their numbers are their positions).
-        var bound = Double.infinity
-        if count - own == wanted && catalog.index.regionsAreTreePositions {
-            bound = catalog.index.farthest(
-                of: slots.regionID[firstCatalogSlot..<start + count], latitude: latitude, longitude: longitude,
-                maximumRadius: self.settings.maximumRadius)
+        // The regions monitored now, measured from here, bound the query (when their numbers are their positions),
+        // should the guess from the query before not hold: measured only then. The slots' ids are borrowed for the
+        // choice alone (a copy still alive when a slot moves would copy the table).
+        let measurable = count - own == wanted && catalog.index.regionsAreTreePositions
+        let catalogSlots = firstCatalogSlot..<start + count
+        let maximumRadius = settings.maximumRadius
+        let chosen: [Int32]
+        do {
+            let regionIDs = slots.regionID
+            chosen = choose(row: row, wanted: wanted, latitude: latitude, longitude: longitude, time: time) { point in
+                measurable
+                    ? catalog.index.farthest(
+                        of: regionIDs[catalogSlots], latitude: latitude, longitude: longitude, point: point,
+                        maximumRadius: maximumRadius) : .infinity
+            }
         }
-        let chosen = choose(
-            row: row, wanted: wanted, latitude: latitude, longitude: longitude, time: time, atMost: bound)
         let before = count
         selection?.refreshes += 1
         // Out: regions no longer chosen; the last active slot fills the hole, so the block stays contiguous.
@@ -263,16 +270,17 @@ extension MonitorState {
     }
 
     /// The `wanted` nearest catalog regions at the position, in ascending region order; records where and when.
-    /// `bound`: a distance within which `wanted` catalog regions are known to lie (see
-    /// ``CatalogIndex/nearest(latitude:longitude:count:within:maximumRadius:atMost:into:)``).
+    /// `bound`: a distance from the point within which `wanted` catalog regions are known to lie, asked only when
+    /// the query's first guess does not hold (see ``CatalogSelection/choose(row:wanted:latitude:longitude:time:maximumRadius:otherwise:)``).
     private mutating func choose(
-        row: Int, wanted: Int, latitude: Double, longitude: Double, time: Timestamp, atMost bound: Double = .infinity
+        row: Int, wanted: Int, latitude: Double, longitude: Double, time: Timestamp,
+        otherwise bound: (EarthCentredPoint) -> Double = { _ in .infinity }
     ) -> [Int32] {
         // In place through the optional: taking the selection out and putting it back copied and destroyed the
         // whole struct (a retain and a release of each of its arrays) at every choice.
         selection?.choose(
             row: row, wanted: wanted, latitude: latitude, longitude: longitude, time: time.microseconds,
-            maximumRadius: settings.maximumRadius, atMost: bound) ?? []
+            maximumRadius: settings.maximumRadius, otherwise: bound) ?? []
     }
 
     /// A catalog polygon takes one entry of the polygon table per monitor, however often it is chosen: monitored
