@@ -50,6 +50,24 @@ public struct CatalogIndex: Sendable {
             return dx * dx + dy * dy + dz * dz
         }
 
+        /// A lower bound of the boundary distance from the point to anything in the box (the straight distance to
+        /// the box minus the largest radius under it), from `Float` arithmetic on the three axes at once: a walk
+        /// tests about a hundred boxes a query, and this is a third of the instructions of the exact test.
+        /// `point` is the point's Earth-centred position rounded to `Float`, the fourth lane 0.
+        ///
+        /// Why it is a lower bound: coordinates are within 6.4e6 m of the Earth's centre, so rounding the point to
+        /// `Float` moves each coordinate by at most 0.25 m, and each difference (at most 1.3e7 m) is rounded by at
+        /// most 0.5 m: each axis's distance is within 0.75 m of the exact one, the straight distance within 1.3 m.
+        /// The three squares and their sum add at most 4 roundings of 2⁻²⁴ each (less than 3e-7 of the sum). So the
+        /// exact distance is at least √sum × (1 − 1e-6) − 2 m.
+        @inline(__always)
+        func lowerBound(from point: SIMD4<Float>) -> Double {
+            let low = SIMD4(minX, minY, minZ, 0), high = SIMD4(maxX, maxY, maxZ, 0)
+            let outside = pointwiseMax(pointwiseMax(low - point, point - high), .zero)
+            let squared = (outside * outside).sum()
+            return Double(squared).squareRoot() * (1 - 1e-6) - 2 - Double(maxRadius)
+        }
+
         mutating func include(_ other: Box) {
             minX = min(minX, other.minX); minY = min(minY, other.minY); minZ = min(minZ, other.minZ)
             maxX = max(maxX, other.maxX); maxY = max(maxY, other.maxY); maxZ = max(maxZ, other.maxZ)

@@ -29,6 +29,8 @@ struct NearestWalk {
         positions: UnsafeMutableBufferPointer<Int32>, point: EarthCentredPoint, latitude: Double, longitude: Double,
         maximumRadius: Double?
     ) -> Bool {
+        // The point rounded to `Float`, for the boxes' lower bounds (``CatalogIndex/Box/lowerBound(from:)``).
+        let lanes = SIMD4(Float(point.x), Float(point.y), Float(point.z), 0)
         while pendingCount > 0 {
             if pending[0].bound > worst { pendingCount = 0; break }
             if pending[0].level > 0 && pendingCount + CatalogIndex.fanOut > pending.count { return false }
@@ -50,10 +52,10 @@ struct NearestWalk {
             }
             index.levels[level - 1].withUnsafeBufferPointer { below in
                 for child in box * CatalogIndex.fanOut..<min((box + 1) * CatalogIndex.fanOut, below.count) {
-                    let reach = worst + Double(below[child].maxRadius)
-                    let squared = below[child].squaredDistance(to: point)
-                    if reach < 0 || squared > reach * reach { continue }
-                    let bound = squared.squareRoot() - Double(below[child].maxRadius)
+                    // A lower bound, not the exact distance: the walk opens boxes in the order of any lower bound
+                    // and finds the same regions (a box opened a little earlier, or one more, changes no answer).
+                    let bound = below[child].lowerBound(from: lanes)
+                    if bound > worst { continue }
                     push(CatalogIndex.PendingBox(bound: bound, level: Int32(level - 1), box: Int32(child)), pending)
                 }
             }
