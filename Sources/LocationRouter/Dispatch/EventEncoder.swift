@@ -125,7 +125,7 @@ public struct EventEncoder: Sendable {
             line.write(cachedName(event.device, in: &deviceCache) { deviceNames.name(of: $0) }, flushingInto: &output)
         }
         if event.kind == .visit {
-            encodeVisit(event, sequences: sequences, into: &line, output: &output)
+            line = encodeVisit(event, sequences: sequences, after: line, output: &output)
             return
         }
         switch regionNames {
@@ -225,10 +225,14 @@ public struct EventEncoder: Sendable {
 
     /// The rest of a `visit` event after its device: `"event":"visit","visit":"arrival"|"departure"`, the time,
     /// `arrival` (when the stay began), for a departure `duration` (seconds), the place's position and `seq`.
+    ///
+    /// Takes the writer by value and returns it, as ``LineWriter``'s own rare paths do: a writer passed `inout` to
+    /// a call is kept in memory for the whole batch's loop.
     private mutating func encodeVisit(
-        _ event: GeofenceEvent, sequences: UnsafeMutablePointer<UInt64>, into line: inout LineWriter,
+        _ event: GeofenceEvent, sequences: UnsafeMutablePointer<UInt64>, after start: LineWriter,
         output: inout [UInt8]
-    ) {
+    ) -> LineWriter {
+        var line = start
         line.write(#","event":"visit","visit":""#)
         line.write((event.visit ?? .arrival).description, flushingInto: &output)
         line.write(#"","time":""#)
@@ -246,6 +250,7 @@ public struct EventEncoder: Sendable {
         }
         line.write(#","lat":"#)
         Self.writePositionAndSequence(of: event, sequences: sequences, into: &line)
+        return line
     }
 
     /// The end every line shares, from the latitude's value on (its key ends the field before it, which differs):

@@ -9,6 +9,11 @@ import GeofenceKit
 /// numbers are written in place, eight digits at a time (``DecimalDigits``). Only a piece of any length (a name,
 /// a reason) is checked: it flushes what is written so far when it does not fit with the room still needed after
 /// it (a long name goes straight to the output), so any line can be written.
+///
+/// Nothing out of line takes the writer itself (`inout self`): its rare paths (a flush, a long number, a piece of
+/// any length) are static functions given its pointer and count, which return the new count. A writer whose
+/// address went to a call was kept in memory for the whole loop that writes the lines, every piece loading its
+/// base and storing its count (about 30 instructions an event).
 struct LineWriter {
     /// The room that all the pieces of bounded length of one line fit in together. The longest such line, a
     /// `state` event with a `detectedAt` time and generated names, needs under 400 bytes: the device (38) and
@@ -34,9 +39,16 @@ struct LineWriter {
     }
 
     /// Appends what is written to `output` and starts again.
+    @inline(__always)
     mutating func flush(into output: inout [UInt8]) {
-        output.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+        Self.append(base, count: count, to: &output)
         count = 0
+    }
+
+    /// ``flush(into:)``'s copy, out of line (it is rare: once per 8 KiB).
+    @inline(never)
+    private static func append(_ base: UnsafeMutablePointer<UInt8>, count: Int, to output: inout [UInt8]) {
+        output.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
     }
 
     /// Checks, in debug builds, that `length` bytes fit: a bounded piece always does after ``startLine(flushingInto:)``.
@@ -97,10 +109,16 @@ struct LineWriter {
         count &+= digits.count
     }
 
-    /// ``write(decimal:)`` past eight digits, out of line so that the common case stays small where it is inlined.
-    @inline(never)
+    /// ``write(decimal:)`` past eight digits.
+    @inline(__always)
     private mutating func write(longDecimal value: Int) {
-        count &+= DecimalDigits.write(UInt64(value), at: base + count)
+        count &+= Self.writeLongDecimal(value, at: base + count)
+    }
+
+    /// Out of line, so that the common case stays small where it is inlined.
+    @inline(never)
+    private static func writeLongDecimal(_ value: Int, at text: UnsafeMutablePointer<UInt8>) -> Int {
+        DecimalDigits.write(UInt64(value), at: text)
     }
 
     /// The shortest round-trip text of a `Double` (``ShortestDouble``): always inlined, as an event's second
@@ -121,19 +139,44 @@ struct LineWriter {
     // MARK: Pieces of any length
 
     /// Bytes of any length; afterwards there is room for ``boundedRoom`` bytes again.
+    @inline(__always)
     mutating func write(_ bytes: UnsafeBufferPointer<UInt8>, flushingInto output: inout [UInt8]) {
-        if count &+ bytes.count &+ Self.boundedRoom > capacity { flush(into: &output) }
-        guard bytes.count &+ Self.boundedRoom <= capacity else { return output.append(contentsOf: bytes) }
-        if let start = bytes.baseAddress { (base + count).update(from: start, count: bytes.count) }
-        count &+= bytes.count
+        count = Self.write(bytes, base: base, count: count, capacity: capacity, flushingInto: &output)
     }
 
+    @inline(__always)
     mutating func write(_ bytes: [UInt8], flushingInto output: inout [UInt8]) {
-        bytes.withUnsafeBufferPointer { write($0, flushingInto: &output) }
+        let (base, count, capacity) = (base, count, capacity)
+        self.count = bytes.withUnsafeBufferPointer {
+            Self.write($0, base: base, count: count, capacity: capacity, flushingInto: &output)
+        }
     }
 
+    @inline(__always)
     mutating func write(_ text: String, flushingInto output: inout [UInt8]) {
         var text = text
-        text.withUTF8 { write($0, flushingInto: &output) }
+        let (base, count, capacity) = (base, count, capacity)
+        self.count = text.withUTF8 {
+            Self.write($0, base: base, count: count, capacity: capacity, flushingInto: &output)
+        }
+    }
+
+    /// ``write(_:flushingInto:)`` of a writer at `base` with `count` bytes written: returns its new count.
+    @inline(never)
+    private static func write(
+        _ bytes: UnsafeBufferPointer<UInt8>, base: UnsafeMutablePointer<UInt8>, count: Int, capacity: Int,
+        flushingInto output: inout [UInt8]
+    ) -> Int {
+        var count = count
+        if count &+ bytes.count &+ boundedRoom > capacity {
+            append(base, count: count, to: &output)
+            count = 0
+        }
+        guard bytes.count &+ boundedRoom <= capacity else {
+            output.append(contentsOf: bytes)
+            return count
+        }
+        if let start = bytes.baseAddress { (base + count).update(from: start, count: bytes.count) }
+        return count &+ bytes.count
     }
 }
