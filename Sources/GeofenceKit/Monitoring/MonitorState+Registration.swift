@@ -35,11 +35,57 @@ extension MonitorState {
         if deviceCount == 0 { prefaultReservedTables() }
         deviceCount += 1
         residue = device % stride
-        let saved = state.map { Dictionary($0.regions.map { ($0.region, $0) }, uniquingKeysWith: { first, _ in first }) }
-        let alreadyFailed = Set(state?.failed ?? [])
         rows[row].slotStart = Int32(slots.count)
         rows[row].slotCount = 0
         rows[row].clearance = .none
+        // The plane's terms at the device's position, once for all its circles.
+        let sample = SamplePlane(latitude: latitude, longitude: longitude)
+        let registered: (disc: Double?, denied: Bool)
+        switch regionsOf {
+        case .regions(let lookup):
+            registered = registerOneByOne(
+                lookup(device), [], device: device, row: row, sample: sample, time: time, restoring: state,
+                into: &events)
+        case .circles(let lookup):
+            var circles: [MonitoredCircle] = []
+            swap(&circles, &circleBuffer)
+            circles.removeAll(keepingCapacity: true)
+            lookup(device, latitude, longitude, &circles)
+            // Not denied either: a block registers only where no authorization mix is active (the rich path's).
+            if state == nil && canAcceptAtOnce(circles) {
+                let clearance = circles.withUnsafeBufferPointer { acceptCircles($0, row: row, sample: sample) }
+                registered = (clearance, false)
+            } else {
+                registered = registerOneByOne(
+                    [], circles, device: device, row: row, sample: sample, time: time, restoring: state, into: &events)
+            }
+            swap(&circles, &circleBuffer)
+        }
+        if registered.denied { return }
+        if selection != nil {
+            selectInitially(
+                device: device, row: row, latitude: latitude, longitude: longitude, time: time, restoring: state,
+                disc: isRich ? nil : registered.disc, into: &events)
+        } else if let disc = registered.disc, !isRich {
+            // Every slot was measured at this position: the device's next sample starts from the disc, as if its
+            // first one had been evaluated by the exact path.
+            rows[row].clearance = BoundaryClearance(sample, radius: disc)
+        }
+    }
+
+    /// Registers a device's `regions`, then its plain `circles` (the caller gives one or the other), one at a time:
+    /// any device but one whose circles register as one block (``acceptCircles(_:row:sample:)``), which takes none
+    /// of this bookkeeping of saved regions, refusals and failures (a million generated devices register so).
+    /// - Returns: the disc around the device's position that no boundary of its slots crosses (`nil` once a slot
+    ///   registers without a clearance, or with a saved state), and whether the device is denied (nothing
+    ///   registered, every region failed).
+    private mutating func registerOneByOne(
+        _ regions: [MonitoredRegion], _ circles: [MonitoredCircle], device: Int32, row: Int, sample: SamplePlane,
+        time: Timestamp, restoring state: DeviceState?, into events: inout [GeofenceEvent]
+    ) -> (disc: Double?, denied: Bool) {
+        let latitude = sample.latitude, longitude = sample.longitude
+        let saved = state.map { Dictionary($0.regions.map { ($0.region, $0) }, uniquingKeysWith: { first, _ in first }) }
+        let alreadyFailed = Set(state?.failed ?? [])
         let status = settings.authorization.status(ofDevice: device, seed: seed)
         if status == .whenInUse {
             schedules[device] = ForegroundSchedule(
@@ -60,16 +106,15 @@ extension MonitorState {
         let denied = status == .denied
         var refused: [(region: Int32, reason: FailureReason)] = []
         let overLimit: FailureReason = settings.eventModel == .conditions ? .conditionLimitExceeded : .tooManyRegions
-        // Read once: the test runs for every region (20 million for a million devices).
+        // Read once: the test runs for every region.
         let maximumRadius = settings.maximumRadius ?? .infinity
         let slotLimit = settings.slotLimit
         func refusal(radius: Double) -> FailureReason? {
             if radius > maximumRadius { return .radiusTooLarge }
             return Int(rows[row].slotCount) < slotLimit ? nil : overLimit
         }
-        // The plane's terms at the device's position, once for all its circles; and the disc around it that no
-        // boundary crosses, as the circles register (`nil` once a slot registers without a clearance).
-        let sample = SamplePlane(latitude: latitude, longitude: longitude)
+        // The disc around the device that no boundary crosses, as the circles register (`nil` once a slot registers
+        // without a clearance).
         var disc: Double? = state == nil ? BoundaryClearance.maximumRadius : nil
         func register(_ circle: MonitoredCircle) {
             if denied { return fail(circle.id, .denied, settings.deniedCode) }
@@ -99,36 +144,14 @@ extension MonitorState {
                 restoring: saved?[region.id], into: &events)
             disc = nil
         }
-        switch regionsOf {
-        case .regions(let lookup):
-            for region in lookup(device) { register(region) }
-        case .circles(let lookup):
-            var circles: [MonitoredCircle] = []
-            swap(&circles, &circleBuffer)
-            circles.removeAll(keepingCapacity: true)
-            lookup(device, latitude, longitude, &circles)
-            if state == nil && !denied && canAcceptAtOnce(circles) {
-                let clearance = circles.withUnsafeBufferPointer { acceptCircles($0, row: row, sample: sample) }
-                disc = disc.map { min($0, clearance) }
-            } else {
-                for circle in circles { register(circle) }
-            }
-            swap(&circles, &circleBuffer)
-        }
-        if denied { return }
+        for region in regions { register(region) }
+        for circle in circles { register(circle) }
+        if denied { return (disc, true) }
         // Registrations that fail do so after the ones before them; the regions registered keep working.
         for (region, reason) in refused {
             fail(region, reason, reason == .unsupportedShape ? settings.unsupportedShapeCode : settings.tooManyRegionsCode)
         }
-        if selection != nil {
-            selectInitially(
-                device: device, row: row, latitude: latitude, longitude: longitude, time: time, restoring: state,
-                disc: isRich ? nil : disc, into: &events)
-        } else if let disc, !isRich {
-            // Every slot was measured at this position: the device's next sample starts from the disc, as if its
-            // first one had been evaluated by the exact path.
-            rows[row].clearance = BoundaryClearance(sample, radius: disc)
-        }
+        return (disc, false)
     }
 
     mutating func accept(

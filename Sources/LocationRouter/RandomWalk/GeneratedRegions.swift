@@ -71,8 +71,19 @@ extension GeoMotion {
         _ latitude: Double, _ longitude: Double, withinDisc radius: Double, scale: LocalScale? = nil,
         using rng: inout SplitMix64
     ) -> (latitude: Double, longitude: Double) {
-        let (north, east) = discOffset(radius, using: &rng)
-        return move(latitude, longitude, north: north, east: east, scale: scale)
+        guard let scale else {
+            let (north, east) = discOffset(radius, using: &rng)
+            return move(latitude, longitude, north: north, east: east, scale: nil)
+        }
+        // With the scale at hand, the move of generated regions' centres: the same draws and the same position as
+        // the library's sine and cosine of the bearing give, which it calls only where their last bits could change
+        // it (a random walk places each device's start so).
+        var (distance, bearing) = discDraws(radius, using: &rng)
+        var end = (latitude: 0.0, longitude: 0.0)
+        moves(
+            from: latitude, longitude, scale: scale, distances: &distance, bearings: &bearing, count: 1,
+            latitudes: &end.latitude, longitudes: &end.longitude)
+        return end
     }
 
     /// ``offset(_:_:withinDisc:scale:using:)`` from a start whose plane (`scale`) and geodesic terms (`start`) the
