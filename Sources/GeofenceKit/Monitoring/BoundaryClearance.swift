@@ -49,16 +49,16 @@ struct BoundaryClearance: Sendable {
         // Within `maximumAngle` of the centre (B·|dφ| < maximumRadius) the path's latitude stays in the band
         // |φ| − maximumAngle…90°, whose cosine is largest at x = max(0, |φ| − maximumAngle): cos x = cos|φ|·cos α +
         // sin|φ|·sin α, from the sine and cosine the sample's plane already holds (within 4e-16 each). A relative
-        // 1e-6 covers their rounding and that of the Float (x ≤ 90° − α keeps cos x ≥ sin α ≈ 7.8e-4).
+        // 1e-6 covers their rounding and that of the Float, 16 times over (x ≤ 90° − α keeps cos x ≥ sin α ≈ 7.8e-4,
+        // and a Float is within 6e-8 of the value it rounds): no check needed after the conversion. The cap at 1
+        // holds as it is, cos² never being larger.
         let s = sample.terms.sinLatitude, c = sample.terms.cosLatitude
         let cosine =
             abs(sample.latitude) * Geodesic.radiansPerDegree <= Self.maximumAngle
             ? 1 : c * Self.cosineOfMaximumAngle + abs(s) * Self.sineOfMaximumAngle
-        let cosineSquared = Float(min(1, cosine * cosine * (1 + 1e-6)))
         self.init(
             latitude: sample.latitude, longitude: sample.longitude,
-            cosineSquared: Double(cosineSquared) >= cosine * cosine ? cosineSquared : cosineSquared.nextUp,
-            radiusSquared: 0)
+            cosineSquared: Float(min(1, cosine * cosine * (1 + 1e-6))), radiusSquared: 0)
         setRadius(radius)
     }
 
@@ -80,8 +80,8 @@ struct BoundaryClearance: Sendable {
     mutating func setRadius(_ radius: Double) {
         guard radius > 0 else { return radiusSquared = 0 }
         let angle = min(radius, Self.maximumRadius) / Self.largestRadius
-        let squared = Float(angle * angle * (1 - 1e-6))
-        radiusSquared = Double(squared) <= angle * angle ? squared : squared.nextDown
+        // Rounded down by a relative 1e-6, over 16 times the Float's rounding (6e-8): still below angle².
+        radiusSquared = Float(angle * angle * (1 - 1e-6))
     }
 
     /// The square of an upper bound of the geodesic distance from the centre to the position, in radians of B;
@@ -98,12 +98,16 @@ struct BoundaryClearance: Sendable {
     /// round. That is still a path between the two positions, so still a bound, only a longer one (away from the
     /// poles far beyond every disc: capped, +∞, every slot tested). The few samples there cost more and the many
     /// elsewhere one test less.
+    ///
+    /// Summed in degrees and scaled to radians once, two multiplications fewer than scaling each difference: the
+    /// rounding is of a few units in the last place either way, which the radius, rounded down by a relative 1e-6,
+    /// covers.
     @inline(__always)
     func pathSquared(latitude pointLatitude: Double, longitude pointLongitude: Double) -> Double {
         let k = Geodesic.radiansPerDegree
-        let dPhi = (pointLatitude - latitude) * k
-        let dLambda = (pointLongitude - longitude) * k
-        return dPhi * dPhi + Double(cosineSquared) * dLambda * dLambda
+        let dPhi = pointLatitude - latitude
+        let dLambda = pointLongitude - longitude
+        return (dPhi * dPhi + Double(cosineSquared) * dLambda * dLambda) * (k * k)
     }
 
     /// A ``pathSquared(latitude:longitude:)``, or +∞ beyond ``maximumRadius`` (and for NaN).
@@ -117,6 +121,13 @@ struct BoundaryClearance: Sendable {
     @inline(__always)
     func covers(latitude pointLatitude: Double, longitude pointLongitude: Double) -> Bool {
         movedSquared(latitude: pointLatitude, longitude: pointLongitude) < Double(radiusSquared)
+    }
+
+    /// A ``pathSquared(latitude:longitude:)`` (capped or not) in metres, rounded up; +∞ beyond ``maximumRadius``
+    /// (and for NaN), where the bound does not hold: the cap and the conversion in one comparison.
+    @inline(__always)
+    static func metres(fromPathSquared pathSquared: Double) -> Double {
+        pathSquared < maximumAngle * maximumAngle ? metres(fromSquared: pathSquared) : .infinity
     }
 
     /// `movedSquared` in metres, rounded up.

@@ -59,10 +59,12 @@ extension MonitorState {
         }
     }
 
-    /// The slots of a device whose sample left its disc (`movedSquared` from ``BoundaryClearance/movedSquared(latitude:longitude:)``
-    /// is not below the disc's radius squared): every slot's clearance is measured again from the sample, less the
+    /// The slots of a device whose sample left its disc (`movedSquared` from ``BoundaryClearance/movedSquared(latitude:longitude:)``,
+    /// or its uncapped ``BoundaryClearance/pathSquared(latitude:longitude:)``, is not below the disc's radius
+    /// squared): every slot's clearance is measured again from the sample, less the
     /// distance moved (a bound from above); only the slots whose clearance that used up are tested, and the disc
-    /// moves to the sample with the smallest clearance left.
+    /// moves to the sample, as wide as the smallest clearance of the slots tested, and no wider than the
+    /// clearance every untested slot still has (``retestFactor`` times the distance moved).
     ///
     /// The events' `region` is the slot's index, not yet the region's id: the caller names them, all its events
     /// together (``nameRegions(of:from:regionID:)``).
@@ -77,11 +79,10 @@ extension MonitorState {
     ) {
         let packed = tables.packed
         // Beyond the disc's reach (or with no disc yet) every slot is tested.
-        let moved = movedSquared.isFinite ? BoundaryClearance.metres(fromSquared: movedSquared) : .infinity
+        let moved = BoundaryClearance.metres(fromPathSquared: movedSquared)
         // The same in clearance units, rounded up (integers from here: no conversion per slot).
         let movedUnits =
             moved <= BoundaryClearance.maximumRadius ? WholeUnits.atLeast(moved / PackedRegion.clearanceUnit) : 1 << 30
-        var smallestUnits = Int(UInt16.max)
         var smallest = BoundaryClearance.maximumRadius
         // The plane's terms, once for every slot tested.
         let sample = SamplePlane(latitude: latitude, longitude: longitude)
@@ -97,7 +98,6 @@ extension MonitorState {
                 // slot's clearance only shrinks (by each distance moved), a tested one's is the true distance.
                 if leftUnits > retestFactor * movedUnits {
                     record.pointee.clearance = UInt16(truncatingIfNeeded: leftUnits)
-                    smallestUnits = min(smallestUnits, leftUnits)
                     continue
                 }
                 let region = record.pointee
@@ -116,16 +116,30 @@ extension MonitorState {
                 guard isInside != (slotFlags & inside != 0) else { continue }
                 record.pointee.flags = slotFlags ^ inside
                 if isInside ? slotFlags & notifyOnEntry != 0 : slotFlags & notifyOnExit != 0 {
-                    events.append(
-                        GeofenceEvent(
-                            device: device, region: Int32(truncatingIfNeeded: record - base),
-                            kind: isInside ? .enter : .exit,
-                            time: time, latitude: latitude, longitude: longitude))
+                    appendEvent(
+                        to: &events, device: device, slot: record - base, entering: isInside, time: time,
+                        latitude: latitude, longitude: longitude)
                 }
             }
         }
-        smallest = min(smallest, Double(smallestUnits) * PackedRegion.clearanceUnit)
+        // An untested slot has more than `retestFactor` times the distance moved left: one bound for all of them
+        // rather than a minimum taken at each (two instructions at every slot walked). It binds only a disc that
+        // would grow to over that many times the last one, so as many samples leave their discs.
+        smallest = min(smallest, Double(retestFactor &* movedUnits) * PackedRegion.clearanceUnit)
         deviceRow.clearance = BoundaryClearance(sample, radius: smallest)
+    }
+
+    /// Appends a crossing's event, its region still the slot's index. Out of line: one tested slot in fifteen
+    /// changes state, and inlined, the append's registers made the loop keep the sample's position on the stack.
+    @inline(never)
+    static func appendEvent(
+        to events: inout [GeofenceEvent], device: Int32, slot: Int, entering: Bool, time: Timestamp,
+        latitude: Double, longitude: Double
+    ) {
+        events.append(
+            GeofenceEvent(
+                device: device, region: Int32(truncatingIfNeeded: slot), kind: entering ? .enter : .exit, time: time,
+                latitude: latitude, longitude: longitude))
     }
 
     /// Replaces the slot indices that ``testSlots(of:movedSquared:device:latitude:longitude:time:tables:into:)``

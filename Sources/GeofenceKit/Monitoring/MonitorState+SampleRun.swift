@@ -98,7 +98,26 @@ extension MonitorState {
         longitudes: UnsafeBufferPointer<Double>, times: UnsafeBufferPointer<Int64>, from start: Int,
         into events: inout [GeofenceEvent], eventLimit: Int, refresh: Refresh
     ) -> (next: Int, choosesAgain: Bool) {
-        let stride = Int(self.stride)
+        // Compiled once per table shape: a table of one shard (the benchmarks', a single-core run's) then finds a
+        // sample's row with no test and no division.
+        if stride == 1 {
+            return exactRun(
+                devices: devices, latitudes: latitudes, longitudes: longitudes, times: times, from: start,
+                into: &events, eventLimit: eventLimit, refresh: refresh, rowIndexing: UnitRows())
+        }
+        return exactRun(
+            devices: devices, latitudes: latitudes, longitudes: longitudes, times: times, from: start, into: &events,
+            eventLimit: eventLimit, refresh: refresh, rowIndexing: StridedRows(stride: Int(stride)))
+    }
+
+    /// ``exactRun(devices:latitudes:longitudes:times:from:into:eventLimit:refresh:)`` with the table's way of
+    /// finding a device's row (``RowIndexing``).
+    @inline(__always)
+    mutating func exactRun<Refresh: RefreshCheck, Rows: RowIndexing>(
+        devices: UnsafeBufferPointer<Int32>, latitudes: UnsafeBufferPointer<Double>,
+        longitudes: UnsafeBufferPointer<Double>, times: UnsafeBufferPointer<Int64>, from start: Int,
+        into events: inout [GeofenceEvent], eventLimit: Int, refresh: Refresh, rowIndexing: Rows
+    ) -> (next: Int, choosesAgain: Bool) {
         var i = start
         var choosesAgain = false
         guard events.count < eventLimit else { return (i, false) }
@@ -109,7 +128,7 @@ extension MonitorState {
                 defer { Self.nameRegions(of: &events, from: firstEvent, regionID: tables.regionID) }
                 while i < devices.count {
                     let device = devices[i]
-                    let row = stride == 1 ? Int(device) : Int(device) / stride
+                    let row = rowIndexing.row(of: device)
                     // One comparison for both bounds (a negative row is a huge unsigned one).
                     guard UInt(bitPattern: row) < UInt(rows.count) else { break }
                     let time = times[i]
@@ -122,12 +141,12 @@ extension MonitorState {
                     rows[row].longitude = longitude
                     i &+= 1
                     let pathSquared = rows[row].clearance.pathSquared(latitude: latitude, longitude: longitude)
-                    // Outside the disc no boundary crosses, test; inside it every containment is as it was (and
-                    // the distance needs no cap: a disc is never wider than the bound's reach). NaN (no disc yet,
-                    // or a NaN position) tests.
+                    // Outside the disc no boundary crosses, test (the tests cap the distance as they convert it);
+                    // inside it every containment is as it was (and the distance needs no cap: a disc is never
+                    // wider than the bound's reach). NaN (no disc yet, or a NaN position) tests.
                     if !(pathSquared < Double(rows[row].clearance.radiusSquared)) {
                         Self.testSlots(
-                            of: &rows[row], movedSquared: BoundaryClearance.capped(pathSquared), device: device,
+                            of: &rows[row], movedSquared: pathSquared, device: device,
                             latitude: latitude, longitude: longitude, time: Timestamp(microseconds: time),
                             tables: tables, into: &events)
                         // Only the slots' tests add events.

@@ -51,9 +51,9 @@ struct PackedRegion: Sendable {
     /// tested at the next move).
     @inline(__always)
     mutating func setClearance(metres: Double) {
-        // `!(x > 0)` catches NaN too.
-        let units = metres / Self.clearanceUnit
-        clearance = !(units > 0) ? 0 : units >= 65_535 ? 65_535 : UInt16(truncatingIfNeeded: WholeUnits.atMost(units))
+        // Clamped to ½…65,535½ (`min` keeps a NaN, which `max` then replaces): the ends round down to 0 and 65,535.
+        let units = max(0.5, min(metres / Self.clearanceUnit, 65_535.5))
+        clearance = UInt16(truncatingIfNeeded: WholeUnits.atMost(units))
     }
 
     /// The geodesic distance from the centre to the sample (the centre first, as ``CircleGeometry`` asks).
