@@ -8,9 +8,11 @@ import Testing
 /// its events must be those of testing every region at every sample, and both bounds it rests on must hold.
 @Suite struct BoundaryClearanceTests {
     /// Devices walking among circles around `centre`: radii from 1 m to 20 km, steps from 0.3 m to 80 m, some
-    /// devices standing still, so that crossings, near-misses and long skips all occur.
+    /// devices standing still, so that crossings, near-misses and long skips all occur. With `wholeMetres`, every
+    /// radius is rounded to a whole number of metres (the same walk otherwise).
     static func walk(
-        around centre: (latitude: Double, longitude: Double), devices: Int = 40, steps: Int = 300, seed: UInt64
+        around centre: (latitude: Double, longitude: Double), devices: Int = 40, steps: Int = 300, seed: UInt64,
+        wholeMetres: Bool = false
     ) -> (regions: [[MonitoredRegion]], samples: [(device: Int32, latitude: Double, longitude: Double)]) {
         var rng = SplitMix64(seed: seed)
         var regions: [[MonitoredRegion]] = []
@@ -23,7 +25,8 @@ import Testing
                     let middle = GeoMotion.move(
                         start.latitude, start.longitude, north: rng.uniform(-4_000...4_000),
                         east: rng.uniform(-4_000...4_000))
-                    let radius = k == 0 ? 20_000 : k == 1 ? 1 : rng.uniform(5...3_000)
+                    let drawn = k == 0 ? 20_000 : k == 1 ? 1 : rng.uniform(5...3_000)
+                    let radius = wholeMetres ? drawn.rounded() : drawn
                     let circle = CircleGeometry(center: Coordinate(unchecked: middle.latitude, middle.longitude), radius: radius)
                     return MonitoredRegion(id: Int32(device * 20 + k), geometry: .circle(circle))
                 })
@@ -48,18 +51,39 @@ import Testing
         (25.03, 121.56), (0.0, 0.0), (-33.9, 151.2), (74.5, 18.9), (80.0, 10.0), (-60.0, 179.99), (89.9, 0.0),
     ])
     func skippingGivesTheEventsOfTestingEveryRegionAtEverySample(latitude: Double, longitude: Double) async throws {
-        let (events, expected) = try await inBackground { Self.skippingAndTestingEverything(around: (latitude, longitude)) }
+        let (events, expected, plainCircles) = try await inBackground {
+            Self.skippingAndTestingEverything(around: (latitude, longitude))
+        }
         #expect(expected.count > 20)
         #expect(events == expected)
+        // Radii a `Float` does not hold: the slot tests compiled for any table, exact radii kept apart.
+        #expect(!plainCircles)
+    }
+
+    /// The same walk with whole-metre radii: the table keeps no exact radii and has no polygon, so its slots take
+    /// the tests compiled for plain circles (``SlotKinds``).
+    @Test(arguments: [
+        (25.03, 121.56), (0.0, 0.0), (-33.9, 151.2), (74.5, 18.9), (80.0, 10.0), (-60.0, 179.99), (89.9, 0.0),
+    ])
+    func skippingAmongPlainCirclesGivesTheEventsOfTestingEveryRegionAtEverySample(
+        latitude: Double, longitude: Double
+    ) async throws {
+        let (events, expected, plainCircles) = try await inBackground {
+            Self.skippingAndTestingEverything(around: (latitude, longitude), wholeMetres: true)
+        }
+        #expect(expected.count > 20)
+        #expect(events == expected)
+        #expect(plainCircles)
     }
 
     /// The events of the monitor, which skips what cannot have changed, and those of testing every region at
-    /// every sample, on the same walk.
+    /// every sample, on the same walk; and whether the monitor's slots are all plain circles (``SlotKinds``).
     static func skippingAndTestingEverything(
-        around start: (latitude: Double, longitude: Double)
-    ) -> (events: [GeofenceEvent], expected: [GeofenceEvent]) {
+        around start: (latitude: Double, longitude: Double), wholeMetres: Bool = false
+    ) -> (events: [GeofenceEvent], expected: [GeofenceEvent], plainCircles: Bool) {
         let (latitude, longitude) = start
-        let (regions, samples) = Self.walk(around: (latitude, longitude), seed: UInt64(abs(latitude * 100)) + 1)
+        let (regions, samples) = Self.walk(
+            around: (latitude, longitude), seed: UInt64(abs(latitude * 100)) + 1, wholeMetres: wholeMetres)
         var state = MonitorState(settings: .exact) { regions[Int($0)] }
         var events: [GeofenceEvent] = []
         var expected: [GeofenceEvent] = []
@@ -81,7 +105,7 @@ import Testing
             }
             inside[device] = now
         }
-        return (events, expected)
+        return (events, expected, !state.slots.hasExactRadii && state.polygons.isEmpty)
     }
 
     @Test func theLargestRadiusOfCurvatureIsThePolesOne() {

@@ -102,11 +102,15 @@ struct BoundaryClearance: Sendable {
     /// Summed in degrees and scaled to radians once, two multiplications fewer than scaling each difference: the
     /// rounding is of a few units in the last place either way, which the radius, rounded down by a relative 1e-6,
     /// covers.
+    ///
+    /// The longitudes' difference is taken the other way round, the same square to the bit: taken as the
+    /// latitudes' is, the compiler packed the two differences into one vector register and unpacked them again,
+    /// five instructions more at every sample of the exact path's loop.
     @inline(__always)
     func pathSquared(latitude pointLatitude: Double, longitude pointLongitude: Double) -> Double {
         let k = Geodesic.radiansPerDegree
         let dPhi = pointLatitude - latitude
-        let dLambda = pointLongitude - longitude
+        let dLambda = longitude - pointLongitude
         return (dPhi * dPhi + Double(cosineSquared) * dLambda * dLambda) * (k * k)
     }
 
