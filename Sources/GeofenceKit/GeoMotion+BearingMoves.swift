@@ -35,10 +35,9 @@ extension GeoMotion {
     /// Why the answer is the library's: with c its cosine and ĉ the bounded one, |ĉ − c| < B
     /// (``SineAndCosine/boundedError``), so ĉ − 2B and ĉ + 2B, each rounded (by at most 2.2e-16 < B), bracket c.
     /// Each step from the cosine to the latitude — d·x with d ≥ 0, x / metresPerDegreeLatitude (positive),
-    /// latitude + x, then the clamp — is a correctly rounded operation that never decreases as x grows, so every
-    /// cosine between the two ends gives the latitude both ends give, when they give the same one; likewise the
-    /// longitude from the sine (metresPerDegreeLongitude ≥ 1); the wrap past ±180° subtracts or adds 360° exactly
-    /// (Sterbenz), and the two ends, micro-degrees apart, agree after it only if they agreed before.
+    /// latitude + x — is a correctly rounded operation that never decreases as x grows, so every cosine between the
+    /// two ends gives the sum both ends give, when they give the same one, and so the same latitude once clamped;
+    /// likewise the longitude from the sine (metresPerDegreeLongitude ≥ 1), then wrapped.
     /// And ``move(_:_:north:east:scale:)`` takes the plane for these moves: |latitude| ≤ 80° and d ≤ 19 km keep
     /// north² + east² (≤ d²·(1 + 1e-15)) under the 20 km limit, and d ≥ 1e-100 keeps it from being 0.
     @inline(__always)
@@ -50,11 +49,17 @@ extension GeoMotion {
         }
         let direction = SineAndCosine.bounded(bearing)
         let margin = 2 * SineAndCosine.boundedError
-        let low = scale.move(
-            latitude, longitude, north: d * (direction.cos - margin), east: d * (direction.sin - margin))
-        let high = scale.move(
-            latitude, longitude, north: d * (direction.cos + margin), east: d * (direction.sin + margin))
-        guard low.latitude == high.latitude, low.longitude == high.longitude else { return nil }
-        return low
+        // Both ends in one vector, (latitude, longitude) at the low end, then at the high one: every lane takes the
+        // operations of `scale.move` (d·x, over metres per degree, plus the start), each correctly rounded as a
+        // scalar's, so the same bits for half the instructions. (c + (−2B) is c − 2B exactly.)
+        let directions = SIMD4(direction.cos, direction.sin, direction.cos, direction.sin)
+        let metresPerDegree = SIMD2(scale.metresPerDegreeLatitude, scale.metresPerDegreeLongitude)
+        let moved = SIMD4(lowHalf: SIMD2(latitude, longitude), highHalf: SIMD2(latitude, longitude))
+            + d * (directions + SIMD4(-margin, -margin, margin, margin))
+            / SIMD4(lowHalf: metresPerDegree, highHalf: metresPerDegree)
+        // Compared before the clamp and the wrap (``LocalScale/kept(_:_:)``): ends that agree there agree after, and
+        // ends that only the clamp or the wrap would make agree are left to the library, which gives that position.
+        guard moved.lowHalf == moved.highHalf else { return nil }
+        return LocalScale.kept(moved.x, moved.y)
     }
 }

@@ -23,8 +23,15 @@ public struct LocalScale: Sendable {
         _ latitude: Double, _ longitude: Double, north: Double, east: Double, metresPerDegreeLatitude: Double,
         metresPerDegreeLongitude: Double
     ) -> (latitude: Double, longitude: Double) {
-        let newLatitude = min(max(latitude + north / metresPerDegreeLatitude, -89.999_999), 89.999_999)
-        var newLongitude = longitude + east / metresPerDegreeLongitude
+        kept(latitude + north / metresPerDegreeLatitude, longitude + east / metresPerDegreeLongitude)
+    }
+
+    /// A moved position (``move(_:_:north:east:metresPerDegreeLatitude:metresPerDegreeLongitude:)`` before its last
+    /// step) kept a valid coordinate: the latitude clamped short of the poles, the longitude wrapped once.
+    @inlinable @inline(__always)
+    public static func kept(_ latitude: Double, _ longitude: Double) -> (latitude: Double, longitude: Double) {
+        let newLatitude = min(max(latitude, -89.999_999), 89.999_999)
+        var newLongitude = longitude
         if newLongitude > 180 { newLongitude -= 360 } else if newLongitude < -180 { newLongitude += 360 }
         return (newLatitude, newLongitude)
     }

@@ -18,6 +18,8 @@ extension MonitorState {
     }
 
     mutating func grow(toInclude row: Int) {
+        // A shard's devices first arrive in order, one new row at a time: one append, not a sequence's.
+        if row == rows.count { return rows.append(DeviceRow()) }
         rows.append(contentsOf: repeatElement(DeviceRow(), count: row + 1 - rows.count))
     }
 

@@ -47,14 +47,26 @@ extension MonitorState {
                     eventLimit: eventLimit)
                 guard i < count && events.count < eventLimit else { break }
             }
-            let accuracy = accuracies.map { Double($0[i]) }
-            _ = evaluate(
-                device: devices[i], latitude: latitudes[i], longitude: longitudes[i],
-                time: Timestamp(microseconds: times[i]), accuracy: accuracy.flatMap { $0.isNaN ? nil : $0 },
-                into: &events)
-            i += 1
+            // The one-sample call, and again for each following sample of a device not registered yet (a batch of
+            // first samples registers its devices back to back), where the exact run would stop at once.
+            repeat {
+                let accuracy = accuracies.map { Double($0[i]) }
+                _ = evaluate(
+                    device: devices[i], latitude: latitudes[i], longitude: longitudes[i],
+                    time: Timestamp(microseconds: times[i]), accuracy: accuracy.flatMap { $0.isNaN ? nil : $0 },
+                    into: &events)
+                i += 1
+            } while i < count && events.count < eventLimit && isUnregistered(devices[i])
         }
         return i
+    }
+
+    /// Whether `device` has sent no sample to this table yet (its first registers it).
+    @inline(__always)
+    private func isUnregistered(_ device: Int32) -> Bool {
+        let row = row(of: device)
+        // As the exact run tests it: a negative row is a huge unsigned one.
+        return UInt(bitPattern: row) >= UInt(rows.count) || rows[row].time == Self.none
     }
 
     /// The exact path's loop without a selection (``exactRun(devices:latitudes:longitudes:times:from:into:eventLimit:refresh:)``

@@ -98,11 +98,13 @@ struct SlotTable: Sendable {
     /// Appends the slots of plain circles (``MonitoredCircle``) with no timers running, in order: `records` are
     /// their records as ``append(_:)`` would make them (flags and clearance set), `regions` their ids. One copy per
     /// array for all of them: registration appends a device's circles together.
+    /// - Parameter radiiFitFloats: whether every circle's radius is its record's `Float` (``PackedRegion/radius``);
+    ///   one that is not makes the table keep every slot's exact radius from then on.
     mutating func appendCircles(
         _ records: UnsafeBufferPointer<PackedRegion>, regions: UnsafeBufferPointer<Int32>,
-        of circles: UnsafeBufferPointer<MonitoredCircle>
+        of circles: UnsafeBufferPointer<MonitoredCircle>, radiiFitFloats: Bool
     ) {
-        if !hasExactRadii && circles.contains(where: { Double(Float($0.radius)) != $0.radius }) { keepExactRadii() }
+        if !hasExactRadii && !radiiFitFloats { keepExactRadii() }
         packed.append(contentsOf: records)
         regionID.append(contentsOf: regions)
         if hasExactRadii { for circle in circles { exactRadius.append(circle.radius) } }
