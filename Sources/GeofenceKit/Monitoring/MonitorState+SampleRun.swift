@@ -71,6 +71,10 @@ extension MonitorState {
 
     /// The exact path's loop without a selection (``exactRun(devices:latitudes:longitudes:times:from:into:eventLimit:refresh:)``
     /// with no refresh check); returns the index of the first sample it did not evaluate.
+    ///
+    /// Out of line (one call a batch): inlined into the batch call, among the values of its other paths, the loop
+    /// read six of its own from the stack at every sample; here it keeps all but three in registers.
+    @inline(never)
     mutating func evaluateExactRun(
         devices: UnsafeBufferPointer<Int32>, latitudes: UnsafeBufferPointer<Double>,
         longitudes: UnsafeBufferPointer<Double>, times: UnsafeBufferPointer<Int64>, from start: Int,
