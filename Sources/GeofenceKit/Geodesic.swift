@@ -78,7 +78,7 @@ public enum Geodesic {
     public struct DirectStart: Sendable {
         public let latitude: Double
         public let longitude: Double
-        fileprivate let reduced: ReducedLatitude
+        let reduced: ReducedLatitude
 
         public init(latitude: Double, longitude: Double) {
             self.latitude = latitude
@@ -88,45 +88,14 @@ public enum Geodesic {
     }
 
     /// ``destination(latitude:longitude:bearing:distance:)`` from a start computed once: the same position.
+    ///
+    /// The arc is iterated with bracketed sines and cosines (``DirectLine/arc()``), the same arc bit for bit as with
+    /// the library's, so the same position: a generated catalog places a million centres this way.
     public static func destination(
         from origin: DirectStart, bearing: Double, distance: Double
     ) -> (latitude: Double, longitude: Double) {
-        let start = origin.reduced
-        let alpha1 = bearing * radiansPerDegree
-        let (sinAlpha1, cosAlpha1) = SineAndCosine.of(alpha1)
-        let sigma1 = atan2(start.sinU, start.cosU * cosAlpha1)
-        let sinAlpha = start.cosU * sinAlpha1
-        let cosSquaredAlpha = 1 - sinAlpha * sinAlpha
-        let series = DistanceSeries(cosSquaredAlpha: cosSquaredAlpha)
-
-        let sigmaFirstGuess = distance / (semiMinorAxis * series.a)
-        var sigma = sigmaFirstGuess
-        var (sinSigma, cosSigma) = SineAndCosine.of(sigma)
-        var cos2SigmaM = cos(2 * sigma1 + sigma)
-        for _ in 0..<maximumIterations {
-            let next = sigmaFirstGuess + series.deltaSigma(sinSigma: sinSigma, cosSigma: cosSigma, cos2SigmaM: cos2SigmaM)
-            let converged = abs(next - sigma) < convergenceThreshold
-            sigma = next
-            (sinSigma, cosSigma) = SineAndCosine.of(sigma)
-            cos2SigmaM = cos(2 * sigma1 + sigma)
-            if converged { break }
-        }
-
-        let tmp = start.sinU * sinSigma - start.cosU * cosSigma * cosAlpha1
-        let latitude2 = atan2(
-            start.sinU * cosSigma + start.cosU * sinSigma * cosAlpha1,
-            (1 - flattening) * (sinAlpha * sinAlpha + tmp * tmp).squareRoot()
-        )
-        let lambda = atan2(sinSigma * sinAlpha1, start.cosU * cosSigma - start.sinU * sinSigma * cosAlpha1)
-        let c = flattening / 16 * cosSquaredAlpha * (4 + flattening * (4 - 3 * cosSquaredAlpha))
-        let longitudeDifference =
-            lambda - (1 - c) * flattening * sinAlpha
-            * (sigma + c * sinSigma * (cos2SigmaM + c * cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)))
-        // The remainder of a longitude already within ±180° is the longitude itself (the nearest multiple of 360° is
-        // 0, ties going to the even 0): the library call only outside.
-        let longitude2 = origin.longitude + longitudeDifference / radiansPerDegree
-        let wrapped = abs(longitude2) <= 180 ? longitude2 : longitude2.remainder(dividingBy: 360)
-        return (latitude2 / radiansPerDegree, wrapped)
+        let line = DirectLine(from: origin, bearing: bearing, distance: distance)
+        return line.end(atArc: line.arc())
     }
 
     /// Handles the lines on which Vincenty's fixed-point iteration oscillates (nearly antipodal points).
@@ -168,7 +137,7 @@ public enum Geodesic {
 /// sin and cos of the reduced (parametric) latitude U, where tan U = (1 − f) tan φ.
 ///
 /// Computed from sin φ and cos φ rather than through tan φ so that the poles need no special case.
-private struct ReducedLatitude {
+struct ReducedLatitude {
     let sinU: Double
     let cosU: Double
 
@@ -222,7 +191,7 @@ private struct AuxiliaryTerms {
 }
 
 /// Vincenty's series coefficients A and B, which depend only on the geodesic's equatorial azimuth α.
-private struct DistanceSeries {
+struct DistanceSeries {
     let a: Double
     let b: Double
 
