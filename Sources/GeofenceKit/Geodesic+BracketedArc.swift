@@ -17,14 +17,7 @@ extension DirectLine {
         guard sigmaFirstGuess > 0, sigmaFirstGuess <= 0.03 else { return arcByLibrary() }
         // |2σ₁| ≤ 2π: σ₁ is an atan2.
         let twice = SineAndCosine.bounded(2 * sigma1)
-        var sigma = sigmaFirstGuess
-        for _ in 0..<Geodesic.maximumIterations {
-            let next = bracketedStep(from: sigma, twice: twice) ?? libraryStep(from: sigma)
-            let converged = abs(next - sigma) < Geodesic.convergenceThreshold
-            sigma = next
-            if converged { break }
-        }
-        return sigma
+        return iterate { sigma in bracketedStep(from: sigma, twice: twice) ?? libraryStep(from: sigma) }
     }
 
     /// The library's step from σ (``libraryStep(from:)``) when a bracket decides it, or `nil`; `twice`: the bounded

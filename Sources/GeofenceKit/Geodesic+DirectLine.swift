@@ -35,13 +35,19 @@ struct DirectLine {
         sigmaFirstGuess = distance / (Geodesic.semiMinorAxis * series.a)
     }
 
-    /// The arc as Vincenty iterates it, each step with the C library's sines and cosines of σ and of 2σ₁ + σ: the arc
-    /// after the first step that changes it by less than ``Geodesic/convergenceThreshold``, or after
-    /// ``Geodesic/maximumIterations`` steps.
+    /// The arc as Vincenty iterates it (``iterate(_:)``), each step with the C library's sines and cosines of σ and of
+    /// 2σ₁ + σ.
     func arcByLibrary() -> Double {
+        iterate(libraryStep(from:))
+    }
+
+    /// The fixed-point iteration from the first guess, with `step` taking σ to the next: the arc after the first step
+    /// that changes it by less than ``Geodesic/convergenceThreshold``, or after ``Geodesic/maximumIterations`` steps.
+    @inline(__always)
+    func iterate(_ step: (Double) -> Double) -> Double {
         var sigma = sigmaFirstGuess
         for _ in 0..<Geodesic.maximumIterations {
-            let next = libraryStep(from: sigma)
+            let next = step(sigma)
             let converged = abs(next - sigma) < Geodesic.convergenceThreshold
             sigma = next
             if converged { break }
