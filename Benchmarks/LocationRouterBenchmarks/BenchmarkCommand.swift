@@ -45,7 +45,8 @@ enum BenchmarkCommand {
           --devices <n,…>   Devices (default suite: one number; a list implies --scale). 1k and 1M are accepted.
           --regions <n,…>   Circles per device (default suite: one number; a list implies --scale).
           --updates <n>     Updates per run at each scale-matrix point (default: 3M).
-          --filter <name>   Run only the benchmarks whose name contains <name>.
+          --filter <name>   Run only the benchmarks whose name contains <name> (none: an error that
+                            lists the names, exit 64).
           --json            Print JSON instead of a table; usable as a --check baseline as it is.
           --catalog-size <n> With --catalog: circles in the catalog (default: 1M).
           --tolerance <t>   With --check: the allowed relative change, 0 < t < 1 (default: 0.25); a metric
@@ -144,8 +145,14 @@ enum BenchmarkCommand {
             configuration.regions = regions?.first ?? configuration.regions
             benchmarks = Workloads.all(configuration)
         }
+        let chosen = benchmarks.filter { filter.map($0.name.contains) ?? true }
+        if chosen.isEmpty, let filter {
+            return usage(
+                "no benchmark of this suite has '\(filter)' in its name; its benchmarks: "
+                    + benchmarks.map(\.name).joined(separator: ", "))
+        }
         var results: [BenchmarkResult] = []
-        for benchmark in benchmarks where filter.map(benchmark.name.contains) ?? true {
+        for benchmark in chosen {
             Check.stderr("running \(benchmark.name): \(benchmark.summary)")
             do {
                 results.append(try await measure(benchmark, runs: configuration.runs))

@@ -120,6 +120,12 @@ enum Check {
             return 66
         }
         let entries = baseline.entries.filter { filter.map($0.name.contains) ?? true }
+        if entries.isEmpty, let filter {
+            stderr(
+                "Error: no benchmark of \(path) has '\(filter)' in its name; its benchmarks: "
+                    + baseline.entries.map(\.name).joined(separator: ", "))
+            return 64
+        }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         if let measured = baseline.cores, measured != cores {
             stderr("warning: the baseline was measured on \(measured) cores, this machine has \(cores)")
