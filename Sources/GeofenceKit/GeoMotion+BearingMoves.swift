@@ -11,26 +11,29 @@ extension GeoMotion {
     /// library is called for the few moves that bound could change (``boundedMove(_:_:distance:bearing:scale:)``):
     /// about 2.5 % of the default walk's centres, where the bracket, ~1e-16° wide for a centre 2 km away, straddles
     /// a rounding boundary of a latitude's (3.6e-15°) or longitude's (1.4e-14°) last bit.
-    /// - Parameter scale: `LocalScale(latitude: latitude)`.
+    /// - Parameters:
+    ///   - scale: `LocalScale(latitude: latitude)`.
+    ///   - stride: how many `Double`s apart the results are written (`latitudes[i * stride]`): 1 for arrays of
+    ///     their own, more for fields of records (generated regions write their circles' centres in place).
     package static func moves(
         from latitude: Double, _ longitude: Double, scale: LocalScale, distances: UnsafePointer<Double>,
         bearings: UnsafePointer<Double>, count: Int, latitudes: UnsafeMutablePointer<Double>,
-        longitudes: UnsafeMutablePointer<Double>
+        longitudes: UnsafeMutablePointer<Double>, stride: Int = 1
     ) {
         for i in 0..<count {
             let distance = distances[i], bearing = bearings[i]
             if let end = boundedMove(latitude, longitude, distance: distance, bearing: bearing, scale: scale) {
-                (latitudes[i], longitudes[i]) = end
+                (latitudes[i &* stride], longitudes[i &* stride]) = end
             } else {
                 let direction = SineAndCosine.of(bearing)
-                (latitudes[i], longitudes[i]) = move(
+                (latitudes[i &* stride], longitudes[i &* stride]) = move(
                     latitude, longitude, north: distance * direction.cos, east: distance * direction.sin, scale: scale)
             }
         }
     }
 
-    /// The move of ``moves(from:_:scale:distances:bearings:count:latitudes:longitudes:)`` when the bounded sine and
-    /// cosine decide it on the plane, or `nil`.
+    /// The move of ``moves(from:_:scale:distances:bearings:count:latitudes:longitudes:stride:)`` when the bounded sine
+    /// and cosine decide it on the plane, or `nil`.
     ///
     /// Why the answer is the library's: with c its cosine and ĉ the bounded one, |ĉ − c| < B
     /// (``SineAndCosine/boundedError``), so ĉ − 2B and ĉ + 2B, each rounded (by at most 2.2e-16 < B), bracket c.

@@ -1,8 +1,8 @@
 /// The sine and cosine of a bearing computed here, within a known bound of the C library's: for callers that can
 /// tell when a difference that small could change their result, and call the library only then
-/// (``GeoMotion/moves(from:_:scale:distances:bearings:count:latitudes:longitudes:)``: generated regions, 20 centres
-/// a device, where the library's `sincos` was a quarter of registering a million devices; and 2σ₁ of Vincenty's
-/// arc, whose steps ``DirectLine/arc()`` brackets for a generated catalog's million centres).
+/// (``GeoMotion/moves(from:_:scale:distances:bearings:count:latitudes:longitudes:stride:)``: generated regions, 20
+/// centres a device, where the library's `sincos` was a quarter of registering a million devices; and 2σ₁ of
+/// Vincenty's arc, whose steps ``DirectLine/arc()`` brackets for a generated catalog's million centres).
 extension SineAndCosine {
     /// For every angle of [−2π, 2π], `bounded(_:)`'s sine and cosine are within this of the library's.
     ///

@@ -3,7 +3,7 @@ import Testing
 
 @testable import GeofenceKit
 
-/// ``SineAndCosine/bounded(_:)`` and the moves that lean on it (``GeoMotion/moves(from:_:scale:distances:bearings:count:latitudes:longitudes:)``):
+/// ``SineAndCosine/bounded(_:)`` and the moves that lean on it (``GeoMotion/moves(from:_:scale:distances:bearings:count:latitudes:longitudes:stride:)``):
 /// generated centres must stay bit for bit those of the C library's sine and cosine (``SineAndCosine/of(_:)``).
 @Suite struct BoundedMoveTests {
     /// Bearings as generated regions draw them, and the multiples of π/4 (where the quadrant changes) on both sides.
@@ -81,5 +81,33 @@ import Testing
         // Both paths were taken: the bounded one for nearly every move, the library's for the rest.
         #expect(undecided > 1_000)
         #expect(decided > 4 * undecided)
+    }
+
+    /// Results written `stride` doubles apart (generated regions write their circles' centres in place) are those
+    /// written to arrays of their own, and the doubles between them are left as they were.
+    @Test func stridedMovesWriteTheSamePositionsAndNothingBetween() {
+        let latitude = 48.85, longitude = 2.35
+        let scale = LocalScale(latitude: latitude)
+        let bearings = Self.bearings(count: 200, seed: 21)
+        var rng = SplitMix64(seed: 22)
+        let distances = bearings.map { _ in 3_000 * rng.unit().squareRoot() }
+        let count = bearings.count
+        var latitudes = [Double](repeating: .nan, count: count)
+        var longitudes = latitudes
+        GeoMotion.moves(
+            from: latitude, longitude, scale: scale, distances: distances, bearings: bearings, count: count,
+            latitudes: &latitudes, longitudes: &longitudes)
+        // (latitude, longitude, untouched) per move.
+        var interleaved = [Double](repeating: -1, count: 3 * count)
+        interleaved.withUnsafeMutableBufferPointer { buffer in
+            GeoMotion.moves(
+                from: latitude, longitude, scale: scale, distances: distances, bearings: bearings, count: count,
+                latitudes: buffer.baseAddress!, longitudes: buffer.baseAddress! + 1, stride: 3)
+        }
+        for k in 0..<count {
+            #expect(interleaved[3 * k].bitPattern == latitudes[k].bitPattern)
+            #expect(interleaved[3 * k + 1].bitPattern == longitudes[k].bitPattern)
+            #expect(interleaved[3 * k + 2] == -1)
+        }
     }
 }

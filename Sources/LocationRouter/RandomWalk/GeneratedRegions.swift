@@ -25,32 +25,30 @@ public struct GeneratedRegions: Sendable {
         // Every centre is moved from the same position: the plane's trigonometry there is computed once.
         let scale = LocalScale(latitude: latitude)
         // Each circle's draws (``GeoMotion/discDraws(_:using:)``, then the radius) in order, then the centres in one
-        // call (``GeoMotion/moves(from:_:scale:distances:bearings:count:latitudes:longitudes:)``): the same numbers
-        // as drawing and moving circle by circle.
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: 5 * count) { scratch in
-            let base = scratch.baseAddress!
-            let distances = base, bearings = base + count, radii = base + 2 * count
-            let latitudes = base + 3 * count, longitudes = base + 4 * count
-            for k in 0..<count {
-                (distances[k], bearings[k]) = GeoMotion.discDraws(configuration.maxDistance, using: &rng)
-                // The nearest Float (within 0.06 mm at 2 km): a monitor's slot holds such a radius in 4 bytes.
-                radii[k] = Double(Float(rng.uniform(configuration.radius)))
-            }
-            GeoMotion.moves(
-                from: latitude, longitude, scale: scale, distances: distances, bearings: bearings, count: count,
-                latitudes: latitudes, longitudes: longitudes)
-            // Made on the stack and appended at once: appended one by one, each paid the array's uniqueness and
-            // capacity checks (registering a million devices makes 20 million).
+        // call (``GeoMotion/moves(from:_:scale:distances:bearings:count:latitudes:longitudes:stride:)``): the same
+        // numbers as drawing and moving circle by circle.
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * count) { scratch in
+            let distances = scratch.baseAddress!, bearings = distances + count
+            // The circles are made on the stack as they are drawn, each at the device's position, and the moves write
+            // their centres in place: one pass over them, then one copy to `circles` (appended one by one, each paid
+            // the array's uniqueness and capacity checks: registering a million devices makes 20 million).
             withUnsafeTemporaryAllocation(of: MonitoredCircle.self, capacity: count) { made in
+                let made = made.baseAddress!
                 for k in 0..<count {
-                    made.initializeElement(
-                        at: k,
+                    (distances[k], bearings[k]) = GeoMotion.discDraws(configuration.maxDistance, using: &rng)
+                    // The nearest Float (within 0.06 mm at 2 km): a monitor's slot holds such a radius in 4 bytes.
+                    let radius = Double(Float(rng.uniform(configuration.radius)))
+                    (made + k).initialize(
                         to: MonitoredCircle(
-                            id: device &* Int32(count) &+ Int32(k), latitude: latitudes[k], longitude: longitudes[k],
-                            radius: radii[k]))
+                            id: device &* Int32(count) &+ Int32(k), latitude: latitude, longitude: longitude,
+                            radius: radius))
                 }
-                circles.append(contentsOf: made)
-                _ = made.deinitialize()
+                GeoMotion.moves(
+                    from: latitude, longitude, scale: scale, distances: distances, bearings: bearings, count: count,
+                    latitudes: made.pointer(to: \.latitude)!, longitudes: made.pointer(to: \.longitude)!,
+                    stride: MemoryLayout<MonitoredCircle>.stride / MemoryLayout<Double>.stride)
+                circles.append(contentsOf: UnsafeBufferPointer(start: made, count: count))
+                made.deinitialize(count: count)
             }
         }
     }
