@@ -32,6 +32,21 @@ import GeofenceKit
         #expect(throws: SampleDecodingError.self) { try Self.read("{\"device\":\"d1\"}\n", format: .csv) }
     }
 
+    /// A GPX file given as a sample stream (`--source stdin < track.gpx`) is named as such, detected or told CSV.
+    @Test(arguments: [nil, SampleFormat.csv])
+    func xmlIsRefusedAsAGPXFileNotAsABadCSVHeader(format: SampleFormat?) {
+        let gpx = "\u{FEFF}  <?xml version=\"1.0\"?>\n<gpx version=\"1.1\"><trk><trkseg>\n"
+        do {
+            _ = try Self.read(gpx, format: format)
+            Issue.record("no error")
+        } catch {
+            #expect(error.reason == .malformed)
+            #expect(error.error.line == 1)
+            #expect(error.error.message.contains("found XML ('<')"))
+            #expect(error.error.message.contains("gpx:PATH"))
+        }
+    }
+
     @Test func blankLinesAloneLeaveThePreambleOpen() throws {
         #expect(try Self.read("\n  \n\r\n") == nil)
         #expect(try Self.read("") == nil)

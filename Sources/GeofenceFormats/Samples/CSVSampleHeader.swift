@@ -40,12 +40,23 @@ public struct CSVSampleHeader: Sendable, Equatable {
     var isDeviceLatLonTime: Bool { roles == [.device, .latitude, .longitude, .time] }
 
     /// Reads a header line (a leading byte order mark and a trailing carriage return are ignored).
-    /// - Throws: `missingField` naming the first required column that is absent; `malformed` for bad quoting
-    ///   or a repeated column.
+    /// - Throws: `missingField` naming the first required column that is absent; `malformed` for bad quoting,
+    ///   a repeated column, or XML (a GPX file given as samples).
     public init(line: UnsafeBufferPointer<UInt8>, lineNumber: Int) throws(SampleDecodingError) {
         var bytes = line
         if bytes.last == UInt8(ascii: "\r") { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
-        var scanner = CSVFieldScanner(bytes, startingAt: SampleDecoder.byteOrderMarkLength(bytes))
+        let start = SampleDecoder.byteOrderMarkLength(bytes)
+        // XML where samples were expected is most likely a GPX file given as a sample stream: say so, rather than
+        // report the quote of its first attribute.
+        if bytes[start...].first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) == UInt8(ascii: "<") {
+            throw SampleDecodingError(
+                reason: .malformed,
+                error: InputError(
+                    "expected a CSV header (device,lat,lon,time[,accuracy]) or an NDJSON object, found XML ('<'): "
+                        + "a GPX file is not a sample stream; play it with the gpx:PATH source",
+                    line: lineNumber))
+        }
+        var scanner = CSVFieldScanner(bytes, startingAt: start)
         var columns: [String] = []
         var roles: [Role] = []
         var firstColumn: [Role: Int] = [:]
