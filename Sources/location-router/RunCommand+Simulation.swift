@@ -40,6 +40,7 @@ extension RunCommand {
             for warning in warnings { console.err("warning: \(warning.in(file: path))\n") }
             catalog = decoded
         }
+        for warning in scenario.catalogWarnings(regionFile: catalog) { console.err("warning: \(warning)\n") }
         let source: SimulationConfiguration.Source
         // Regions each device will monitor, for the memory estimate.
         let slots = scenario.settings.slotLimit

@@ -73,6 +73,32 @@ import Testing
         #expect(!chosen.out.contains("shared catalog"))
     }
 
+    /// Catalog options that the other inputs leave with nothing to do are warned about before the run, which goes
+    /// on as before: a generated catalog beside a region file, `nearest` or `--coverage` without a shared catalog.
+    @Test func catalogOptionsWithNothingToDoAreWarnedAbout() async throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let stores = try Self.catalogFile(3, in: folder)
+        let own = folder + "/own.geojson"
+        try Data(#"{"type":"FeatureCollection","features":[{"type":"Feature","id":"home","geometry":{"type":"Point","coordinates":[121.5654,25.033]},"properties":{"radius":100,"devices":["device-0"]}}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: own))
+        let common = ["run", "--devices", "2", "--duration", "10", "--no-events", "--no-report", "--quiet"]
+        let ignored = await runCommand(common + ["--catalog", "50", "--regions", stores])
+        #expect(ignored.status == .success, "\(ignored.err)")
+        #expect(ignored.err.contains("warning: --catalog (regions.catalog) is ignored: the regions come from \(stores)"))
+        let generated = await runCommand(common + ["--selection", "nearest", "--coverage"])
+        #expect(generated.status == .success, "\(generated.err)")
+        #expect(generated.err.contains("warning: --selection nearest has no shared catalog to choose from"))
+        #expect(generated.err.contains("warning: --coverage has no shared catalog to evaluate"))
+        let listed = await runCommand(common + ["--regions", own, "--coverage"])
+        #expect(listed.err.contains("every region of \(own) lists its devices"), "\(listed.err)")
+        let fine = await runCommand(common + ["--catalog", "50", "--selection", "nearest", "--coverage"])
+        #expect(fine.status == .success)
+        #expect(!fine.err.contains("warning"), "\(fine.err)")
+        let file = await runCommand(common + ["--regions", stores, "--selection", "nearest", "--coverage"])
+        #expect(!file.err.contains("warning"), "\(file.err)")
+    }
+
     @Test(arguments: [
         (["--selection", "closest"], ExitCode.usage),
         (["--refresh-distance", "0"], .usage),

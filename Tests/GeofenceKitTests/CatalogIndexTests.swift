@@ -178,7 +178,9 @@ import Testing
         index.nearest(latitude: -33.9, longitude: 151.2, count: 5_000, into: &result)
         #expect(result.regions == scan.map(\.region))
         #expect(result.distances == scan.map(\.distance))
-        index.nearest(latitude: -33.9, longitude: 151.2, count: 5_000, maximumRadius: 200, into: &result)
+        index.nearest(
+            latitude: -33.9, longitude: 151.2, count: 5_000, admitting: CatalogAdmission(maximumRadius: 200),
+            into: &result)
         #expect(result.regions == scan.filter { catalog[Int($0.region)].radius <= 200 }.map(\.region))
     }
 

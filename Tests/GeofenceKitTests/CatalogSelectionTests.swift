@@ -158,6 +158,33 @@ import Testing
         #expect(events.first?.region == 42)
     }
 
+    /// A platform that refuses polygons (`ios`, `android`, `--polygons refuse`) never chooses one, so nothing fails:
+    /// the device monitors the nearest circle instead, at its first choice (queried or answered before the run) and
+    /// at the choices after it. A platform that monitors polygons chooses the nearer polygon.
+    @Test(arguments: [PolygonHandling.refuse, .monitor], [false, true])
+    func aPlatformThatRefusesPolygonsNeverChoosesOne(handling: PolygonHandling, prepared: Bool) {
+        let corner = Self.east(600)
+        let ring = [(0.0, 0.0), (0.0, 0.002), (0.002, 0.002), (0.002, 0.0)].map {
+            Coordinate(unchecked: corner.latitude - 0.001 + $0.0, corner.longitude + $0.1)
+        }
+        // The polygon spans 600–820 m east; the circles lie at 1,000 m and beyond.
+        var shapes = Self.line.filter { $0.region >= 5 }
+        shapes.append((42, .polygon(PolygonGeometry(polygons: [[ring]]))))
+        var settings = MonitorSettings.exact
+        settings.polygons = handling
+        var state = Self.monitor(slots: 1, settings: settings, catalog: Self.catalog(shapes))
+        if prepared { state.prepareFirstChoices(at: [(0, Self.start.latitude, Self.start.longitude)]) }
+        var events = Self.feed(&state, Self.start, second: 0)
+        #expect(Self.monitored(state) == (handling == .refuse ? [5] : [42]))
+        // 700 m on: a choice again, in the polygon.
+        events += Self.feed(&state, Self.east(700), second: 60)
+        #expect(Self.monitored(state) == (handling == .refuse ? [5] : [42]))
+        events += Self.feed(&state, Self.east(1_000), second: 120)
+        #expect(!events.contains { $0.kind == .failed })
+        #expect(events.map(\.region) == (handling == .refuse ? [5] : [42, 42]))
+        #expect(events.map(\.kind) == (handling == .refuse ? [.enter] : [.enter, .exit]))
+    }
+
     /// A polygon chosen, dropped and chosen again keeps one entry of the polygon table, whether it is monitored
     /// as it is or through its enclosing circle.
     @Test(arguments: [PolygonHandling.monitor, .enclosingCircle])

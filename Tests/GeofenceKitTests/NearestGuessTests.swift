@@ -3,7 +3,7 @@ import Testing
 @testable import GeofenceKit
 
 /// A nearest-regions walk that starts with a guessed bound
-/// (``CatalogIndex/nearest(latitude:longitude:point:count:within:maximumRadius:guess:otherwise:into:)``) gives the
+/// (``CatalogIndex/nearest(latitude:longitude:point:count:within:admitting:guess:otherwise:into:)``) gives the
 /// answer of a walk with no bound, whether the guess holds or not, and so do a device's refreshes, which guess from
 /// the query before.
 @Suite struct NearestGuessTests {
@@ -24,7 +24,7 @@ import Testing
                     for bound in [Double.infinity, farthest + 1e-6] {
                         index.nearest(
                             latitude: latitude, longitude: longitude, point: point, count: wanted, within: within,
-                            maximumRadius: nil, guess: guess, otherwise: { bound }, into: &guessed)
+                            admitting: .any, guess: guess, otherwise: { bound }, into: &guessed)
                         if guessed.regions != plain.regions || guessed.distances != plain.distances {
                             differing.append("(\(latitude), \(longitude)) guess \(guess) bound \(bound)")
                         }

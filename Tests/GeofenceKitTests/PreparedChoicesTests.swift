@@ -19,12 +19,13 @@ import Testing
         let points = Self.points(3_000, seed: 5) + [(25.03, 121.56), (25.03, 121.56), (-10, 30)]
         let (answered, differing) = try await inBackground {
             let index = CatalogIndexTests.index(Self.circles)
-            let batch = index.nearest(at: points, count: wanted, within: within, maximumRadius: 300)
+            let batch = index.nearest(
+                at: points, count: wanted, within: within, admitting: CatalogAdmission(maximumRadius: 300))
             var query = CatalogIndex.NearestRegions()
             let differing = points.indices.filter { k in
                 index.nearest(
                     latitude: points[k].latitude, longitude: points[k].longitude, count: wanted, within: within,
-                    maximumRadius: 300, into: &query)
+                    admitting: CatalogAdmission(maximumRadius: 300), into: &query)
                 return Array(batch.regions(ofPoint: k)) != query.regions.sorted()
             }
             return (batch.count, differing)

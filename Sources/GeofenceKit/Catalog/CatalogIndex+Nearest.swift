@@ -60,38 +60,39 @@ extension CatalogIndex {
     }
 
     /// Finds the `count` regions whose boundary is nearest the point (distance to the boundary, negative inside),
-    /// among those within `limit` metres of it and no larger than `maximumRadius` (a circle's radius, a polygon's
-    /// ``PolygonGeometry/halfExtent``: the regions a platform would refuse are never chosen).
+    /// among those within `limit` metres of it that `admission` accepts (``CatalogAdmission``: the regions a
+    /// platform would refuse are never chosen).
     ///
     /// The result is the same whatever the tree's shape and the order of the walk: the `count` smallest
     /// (distance, region number) pairs.
     public func nearest(
         latitude: Double, longitude: Double, count wanted: Int, within limit: Double = .infinity,
-        maximumRadius: Double? = nil, into result: inout NearestRegions
+        admitting admission: CatalogAdmission = .any, into result: inout NearestRegions
     ) {
         nearest(
-            latitude: latitude, longitude: longitude, count: wanted, within: limit, maximumRadius: maximumRadius,
+            latitude: latitude, longitude: longitude, count: wanted, within: limit, admitting: admission,
             atMost: .infinity, into: &result)
     }
 
-    /// ``nearest(latitude:longitude:count:within:maximumRadius:into:)`` told that `wanted` regions (fitting
-    /// `maximumRadius`) lie at most `bound` metres from the point, for example the answer of a point nearby measured
+    /// ``nearest(latitude:longitude:count:within:admitting:into:)`` told that `wanted` regions (fitting
+    /// `admission`) lie at most `bound` metres from the point, for example the answer of a point nearby measured
     /// again from this one: the walk prunes with the bound from its start instead of queueing every box until it has
     /// found `wanted` regions. The same answer (every region nearer than the bound is still found, ties included).
     func nearest(
-        latitude: Double, longitude: Double, count wanted: Int, within limit: Double, maximumRadius: Double?,
+        latitude: Double, longitude: Double, count wanted: Int, within limit: Double,
+        admitting admission: CatalogAdmission,
         atMost bound: Double, into result: inout NearestRegions
     ) {
         nearest(
             latitude: latitude, longitude: longitude, point: EarthCentredPoint(latitude: latitude, longitude: longitude),
-            count: wanted, within: limit, maximumRadius: maximumRadius, atMost: bound, into: &result)
+            count: wanted, within: limit, admitting: admission, atMost: bound, into: &result)
     }
 
-    /// ``nearest(latitude:longitude:count:within:maximumRadius:atMost:into:)`` with the point's Earth-centred
+    /// ``nearest(latitude:longitude:count:within:admitting:atMost:into:)`` with the point's Earth-centred
     /// position computed by the caller (a batch measures its bound from the same position).
     func nearest(
         latitude: Double, longitude: Double, point: EarthCentredPoint, count wanted: Int, within limit: Double,
-        maximumRadius: Double?, atMost bound: Double, into result: inout NearestRegions
+        admitting admission: CatalogAdmission, atMost bound: Double, into result: inout NearestRegions
     ) {
         guard wanted > 0, let root = levels.last?.first, root.distance(to: point) - Double(root.maxRadius) <= limit
         else {
@@ -115,7 +116,7 @@ extension CatalogIndex {
                     records.withUnsafeBufferPointer { records in
                         walk.run(
                             self, records: records, pending: pending, distances: distances, positions: positions,
-                            point: point, latitude: latitude, longitude: longitude, maximumRadius: maximumRadius)
+                            point: point, latitude: latitude, longitude: longitude, admitting: admission)
                     }
                 }
             }
@@ -132,7 +133,7 @@ extension CatalogIndex {
         }
     }
 
-    /// ``nearest(latitude:longitude:point:count:within:maximumRadius:atMost:into:)`` walked first with a `guess` — a
+    /// ``nearest(latitude:longitude:point:count:within:admitting:atMost:into:)`` walked first with a `guess` — a
     /// distance that usually holds `wanted` regions, such as the last answer's farthest distance with some to spare
     /// — and only when the guess does not hold them clear of it by a millimetre (more than the walk's rounding)
     /// again with `bound()`, a distance known to hold them (computed only then). The same answer either way: a walk
@@ -141,20 +142,21 @@ extension CatalogIndex {
     /// reaches it until its first leaf has been scanned.
     func nearest(
         latitude: Double, longitude: Double, point: EarthCentredPoint, count wanted: Int, within limit: Double,
-        maximumRadius: Double?, guess: Double, otherwise bound: () -> Double, into result: inout NearestRegions
+        admitting admission: CatalogAdmission, guess: Double, otherwise bound: () -> Double,
+        into result: inout NearestRegions
     ) {
         if guess.isFinite {
             nearest(
                 latitude: latitude, longitude: longitude, point: point, count: wanted, within: limit,
-                maximumRadius: maximumRadius, atMost: guess, into: &result)
+                admitting: admission, atMost: guess, into: &result)
             if wanted > 0 && result.distances.count == wanted && result.distances[wanted - 1] < guess - 1e-3 { return }
         }
         nearest(
             latitude: latitude, longitude: longitude, point: point, count: wanted, within: limit,
-            maximumRadius: maximumRadius, atMost: bound(), into: &result)
+            admitting: admission, atMost: bound(), into: &result)
     }
 
-    /// A guess for ``nearest(latitude:longitude:point:count:within:maximumRadius:guess:otherwise:into:)`` from an
+    /// A guess for ``nearest(latitude:longitude:point:count:within:admitting:guess:otherwise:into:)`` from an
     /// answer of `wanted` regions nearby: its farthest distance × 1.25 + 20 m (the catalog's density changes slowly
     /// from one place to the next); infinite (no guess) when it found fewer.
     static func guess(after answer: NearestRegions, wanted: Int) -> Double {
@@ -162,40 +164,44 @@ extension CatalogIndex {
     }
 
     /// The largest boundary distance from the point to the regions at these positions, and a micrometre: at least
-    /// `positions.count` regions no larger than `maximumRadius` lie within it, the farthest one too through the
+    /// `positions.count` regions that `admission` accepts lie within it, the farthest one too through the
     /// walk's squared test (whose rounding, a few nanometres at the Earth's scale, could otherwise leave it out).
     /// Infinite when one of the regions is larger.
     func farthest(
-        of positions: some Collection<Int32>, latitude: Double, longitude: Double, maximumRadius: Double?
+        of positions: some Collection<Int32>, latitude: Double, longitude: Double, admitting admission: CatalogAdmission
     ) -> Double {
         farthest(
             of: positions, latitude: latitude, longitude: longitude,
-            point: EarthCentredPoint(latitude: latitude, longitude: longitude), maximumRadius: maximumRadius)
+            point: EarthCentredPoint(latitude: latitude, longitude: longitude), admitting: admission)
     }
 
-    /// ``farthest(of:latitude:longitude:maximumRadius:)`` with the point's Earth-centred position computed by the
+    /// ``farthest(of:latitude:longitude:admitting:)`` with the point's Earth-centred position computed by the
     /// caller.
     func farthest(
         of positions: some Collection<Int32>, latitude: Double, longitude: Double, point: EarthCentredPoint,
-        maximumRadius: Double?
+        admitting admission: CatalogAdmission
     ) -> Double {
         var farthest = -Double.infinity
         for position in positions {
             let position = Int(position)
             let record = records[position]
-            guard fits(record, at: position, maximumRadius) else { return .infinity }
+            guard fits(record, at: position, admission) else { return .infinity }
             farthest = max(
                 farthest, boundaryDistance(record, at: position, from: point, latitude: latitude, longitude: longitude))
         }
         return farthest + 1e-6
     }
 
-    /// Whether the entry is no larger than `maximumRadius`.
-    func fits(_ record: Record, at position: Int, _ maximumRadius: Double?) -> Bool {
-        guard let maximumRadius else { return true }
-        // The record's radius is the circle's rounded up: within the maximum, the circle is too (and its exact
-        // radius, in another array, need not be read).
-        if record.radius > 0 { return Double(record.radius) <= maximumRadius || centres[position].radius <= maximumRadius }
+    /// Whether `admission` accepts the entry: its size, and its shape.
+    func fits(_ record: Record, at position: Int, _ admission: CatalogAdmission) -> Bool {
+        if record.radius > 0 {
+            guard let maximumRadius = admission.maximumRadius else { return true }
+            // The record's radius is the circle's rounded up: within the maximum, the circle is too (and its exact
+            // radius, in another array, need not be read).
+            return Double(record.radius) <= maximumRadius || centres[position].radius <= maximumRadius
+        }
+        guard admission.polygons else { return false }
+        guard let maximumRadius = admission.maximumRadius else { return true }
         return (polygons[Int32(position)]?.halfExtent ?? 0) <= maximumRadius
     }
 }

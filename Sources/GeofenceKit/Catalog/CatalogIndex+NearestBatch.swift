@@ -3,7 +3,7 @@
 /// boxes of a tree far larger than the cache); in curve order, neighbouring points read the same leaves, which
 /// the query before left in the cache.
 extension CatalogIndex {
-    /// The answers of ``nearest(at:count:within:maximumRadius:)``, point by point.
+    /// The answers of ``nearest(at:count:within:admitting:)``, point by point.
     public struct NearestBatch: Sendable {
         /// The most regions asked for each point.
         public let wanted: Int
@@ -15,18 +15,18 @@ extension CatalogIndex {
         public var count: Int { found.count }
 
         /// The regions nearest point k, in ascending region number (not by distance): the same regions as
-        /// ``CatalogIndex/nearest(latitude:longitude:count:within:maximumRadius:into:)`` finds there.
+        /// ``CatalogIndex/nearest(latitude:longitude:count:within:admitting:into:)`` finds there.
         public func regions(ofPoint k: Int) -> ArraySlice<Int32> {
             regions[k * wanted..<k * wanted + Int(found[k])]
         }
     }
 
-    /// The `wanted` regions nearest each point (as ``nearest(latitude:longitude:count:within:maximumRadius:into:)``
+    /// The `wanted` regions nearest each point (as ``nearest(latitude:longitude:count:within:admitting:into:)``
     /// finds them, one point at a time), the points taken in the order of the curve the tree is built along and
     /// shared among every core.
     public func nearest(
         at points: [(latitude: Double, longitude: Double)], count wanted: Int, within limit: Double = .infinity,
-        maximumRadius: Double? = nil
+        admitting admission: CatalogAdmission = .any
     ) -> NearestBatch {
         let wanted = max(0, wanted)
         precondition(points.count < Self.maximumCount, "at most \(Self.maximumCount - 1) points in one batch")
@@ -56,12 +56,12 @@ extension CatalogIndex {
                         // then).
                         nearest(
                             latitude: latitude, longitude: longitude, point: point, count: wanted, within: limit,
-                            maximumRadius: maximumRadius, guess: Self.guess(after: answer, wanted: wanted),
+                            admitting: admission, guess: Self.guess(after: answer, wanted: wanted),
                             otherwise: {
                                 answer.positions.count == wanted
                                     ? farthest(
                                         of: answer.positions, latitude: latitude, longitude: longitude, point: point,
-                                        maximumRadius: maximumRadius) : .infinity
+                                        admitting: admission) : .infinity
                             }, into: &query)
                         swap(&answer, &query)
                         answer.sortRegions()

@@ -1,4 +1,4 @@
-/// One nearest-regions query in progress (``CatalogIndex/nearest(latitude:longitude:count:within:maximumRadius:into:)``):
+/// One nearest-regions query in progress (``CatalogIndex/nearest(latitude:longitude:count:within:admitting:into:)``):
 /// the regions found so far, kept sorted by (distance, region number), and the queue of boxes still to open, a
 /// min-heap on their lower bound that starts with the root.
 ///
@@ -27,7 +27,7 @@ struct NearestWalk {
         _ index: CatalogIndex, records: UnsafeBufferPointer<CatalogIndex.Record>,
         pending: UnsafeMutableBufferPointer<CatalogIndex.PendingBox>, distances: UnsafeMutableBufferPointer<Double>,
         positions: UnsafeMutableBufferPointer<Int32>, point: EarthCentredPoint, latitude: Double, longitude: Double,
-        maximumRadius: Double?
+        admitting admission: CatalogAdmission
     ) -> Bool {
         // The point rounded to `Float`, for the boxes' lower bounds (``CatalogIndex/Box/lowerBound(from:)``).
         let lanes = SIMD4(Float(point.x), Float(point.y), Float(point.z), 0)
@@ -45,7 +45,7 @@ struct NearestWalk {
                     if reach < 0 || dx * dx + dy * dy + dz * dz > reach * reach { continue }
                     let distance = index.boundaryDistance(
                         record, at: position, from: point, latitude: latitude, longitude: longitude)
-                    guard distance <= worst, index.fits(record, at: position, maximumRadius) else { continue }
+                    guard distance <= worst, index.fits(record, at: position, admission) else { continue }
                     insert(distance, position, records: records, distances: distances, positions: positions)
                 }
                 continue

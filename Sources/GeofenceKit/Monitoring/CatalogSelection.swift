@@ -40,14 +40,14 @@ struct CatalogSelection: Sendable, RefreshCheck {
         anchor[row] = Anchor(latitude: latitude, longitude: longitude, cosine: cos(latitude * .pi / 180))
     }
 
-    /// The `wanted` nearest catalog regions at the position (none larger than `maximumRadius`), in ascending region
+    /// The `wanted` nearest catalog regions at the position (only those `admission` accepts), in ascending region
     /// order, from the prepared answers when one was computed here, else from a query; records the device's anchor
     /// and time. A query walks first with a guess from the one before (the catalog's density changes slowly), and
     /// only when that does not hold `wanted` regions with `bound(point)`: a distance from the point (its
     /// Earth-centred position given) within which `wanted` catalog regions are known to lie (see
-    /// ``CatalogIndex/nearest(latitude:longitude:point:count:within:maximumRadius:guess:otherwise:into:)``).
+    /// ``CatalogIndex/nearest(latitude:longitude:point:count:within:admitting:guess:otherwise:into:)``).
     mutating func choose(
-        row: Int, wanted: Int, latitude: Double, longitude: Double, time: Int64, maximumRadius: Double?,
+        row: Int, wanted: Int, latitude: Double, longitude: Double, time: Int64, admitting admission: CatalogAdmission,
         otherwise bound: (EarthCentredPoint) -> Double
     ) -> [Int32] {
         setAnchor(row: row, latitude: latitude, longitude: longitude)
@@ -63,7 +63,7 @@ struct CatalogSelection: Sendable, RefreshCheck {
         let point = EarthCentredPoint(latitude: latitude, longitude: longitude)
         catalog.index.nearest(
             latitude: latitude, longitude: longitude, point: point, count: wanted,
-            within: settings.proximityRadius ?? .infinity, maximumRadius: maximumRadius,
+            within: settings.proximityRadius ?? .infinity, admitting: admission,
             guess: CatalogIndex.guess(after: query, wanted: wanted), otherwise: { bound(point) }, into: &query)
         // Sorted in the query's own buffer (its order by distance is not needed here): no array allocated per choice.
         query.sortRegions()

@@ -25,7 +25,7 @@ extension MonitorState {
         let wanted = max(0, min(settings.slotLimit, catalog.index.count))
         let answers = catalog.index.nearest(
             at: starts.map { ($0.latitude, $0.longitude) }, count: wanted,
-            within: selection.settings.proximityRadius ?? .infinity, maximumRadius: settings.maximumRadius)
+            within: selection.settings.proximityRadius ?? .infinity, admitting: CatalogAdmission(settings))
         self.selection?.reserveRows((starts.map(\.row).max() ?? -1) + 1)
         self.selection?.prepared = PreparedChoices(
             answers: answers, rows: starts.map(\.row), latitudes: starts.map(\.latitude),
@@ -182,7 +182,7 @@ extension MonitorState {
         // choice alone (a copy still alive when a slot moves would copy the table).
         let measurable = count - own == wanted && catalog.index.regionsAreTreePositions
         let catalogSlots = firstCatalogSlot..<start + count
-        let maximumRadius = settings.maximumRadius
+        let admission = CatalogAdmission(settings)
         let chosen: [Int32]
         do {
             let regionIDs = slots.regionID
@@ -190,7 +190,7 @@ extension MonitorState {
                 measurable
                     ? catalog.index.farthest(
                         of: regionIDs[catalogSlots], latitude: latitude, longitude: longitude, point: point,
-                        maximumRadius: maximumRadius) : .infinity
+                        admitting: admission) : .infinity
             }
         }
         let before = count
@@ -271,7 +271,7 @@ extension MonitorState {
 
     /// The `wanted` nearest catalog regions at the position, in ascending region order; records where and when.
     /// `bound`: a distance from the point within which `wanted` catalog regions are known to lie, asked only when
-    /// the query's first guess does not hold (see ``CatalogSelection/choose(row:wanted:latitude:longitude:time:maximumRadius:otherwise:)``).
+    /// the query's first guess does not hold (see ``CatalogSelection/choose(row:wanted:latitude:longitude:time:admitting:otherwise:)``).
     private mutating func choose(
         row: Int, wanted: Int, latitude: Double, longitude: Double, time: Timestamp,
         otherwise bound: (EarthCentredPoint) -> Double = { _ in .infinity }
@@ -280,7 +280,7 @@ extension MonitorState {
         // whole struct (a retain and a release of each of its arrays) at every choice.
         selection?.choose(
             row: row, wanted: wanted, latitude: latitude, longitude: longitude, time: time.microseconds,
-            maximumRadius: settings.maximumRadius, otherwise: bound) ?? []
+            admitting: CatalogAdmission(settings), otherwise: bound) ?? []
     }
 
     /// A catalog polygon takes one entry of the polygon table per monitor, however often it is chosen: monitored

@@ -1,7 +1,7 @@
 /// Choices answered ahead of the samples that ask for them (``MonitorState/prepareFirstChoices(at:)``): where the
 /// devices will be at their first sample, when the caller knows it — a random walk's devices start where its seed
 /// puts them — so that a hundred thousand first choices are answered together, in the order of the catalog's
-/// curve and on every core (``CatalogIndex/nearest(at:count:within:maximumRadius:)``), instead of one by one from
+/// curve and on every core (``CatalogIndex/nearest(at:count:within:admitting:)``), instead of one by one from
 /// a cold cache as the devices come.
 ///
 /// An answer is used only for the very position and number of regions it was computed for, so it is the one the
