@@ -59,6 +59,9 @@ enum HelpText {
                                   holding a FeatureCollection), samples (.ndjson, .jsonl, .csv) or a
                                   config file (.json). For regions, warnings name the polygons split at
                                   the antimeridian or closed over a pole; an ambiguous ring is an error.
+                                  A shared catalog (regions without devices, or a config's
+                                  regions.catalog) larger than the slot limit is a warning, unless the
+                                  config chooses selection nearest.
 
         OPTIONS:
           --json                  One JSON object per file and line, for scripts.

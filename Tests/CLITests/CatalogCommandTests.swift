@@ -71,6 +71,7 @@ import Testing
         let chosen = await runCommand(["check", config])
         #expect(chosen.status == .success)
         #expect(!chosen.out.contains("shared catalog"))
+        #expect((await runCommand(["check", "--help"])).out.contains("larger than the slot limit is a warning"))
     }
 
     /// Catalog options that the other inputs leave with nothing to do are warned about before the run, which goes

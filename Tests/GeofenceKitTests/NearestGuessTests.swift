@@ -68,7 +68,7 @@ import Testing
                 let (latitude, longitude) = position(device, steps - 1)
                 index.nearest(
                     latitude: latitude, longitude: longitude, count: settings.slotLimit,
-                    maximumRadius: settings.maximumRadius, into: &query)
+                    admitting: CatalogAdmission(settings), into: &query)
                 return query.regions.map { circles[Int($0)].latitude }.sorted()
             }
             let chosen = state.exportState().map { device in

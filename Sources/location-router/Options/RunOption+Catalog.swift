@@ -43,7 +43,7 @@ extension RunOption {
         .flag("--coverage", key: "coverage", help: [
             "Also evaluate every catalog region exactly, with no slot limit, and",
             "report what the slot limit cost: coverage {transitions, caught, missed,",
-            "late, ratio}.",
+            "late, ratio, unmatched}.",
         ]) { $0.coverage = $1 },
     ]
 }
