@@ -182,6 +182,11 @@ import Testing
             latitude: -33.9, longitude: 151.2, count: 5_000, admitting: CatalogAdmission(maximumRadius: 200),
             into: &result)
         #expect(result.regions == scan.filter { catalog[Int($0.region)].radius <= 200 }.map(\.region))
+        // The call's earlier form, a maximum radius alone, answers the same.
+        var earlierForm = CatalogIndex.NearestRegions()
+        index.nearest(latitude: -33.9, longitude: 151.2, count: 5_000, maximumRadius: 200, into: &earlierForm)
+        #expect(earlierForm.regions == result.regions)
+        #expect(earlierForm.distances == result.distances)
     }
 
     @Test func tiesAcrossLeavesGoToTheLowerRegionNumbers() {

@@ -74,6 +74,17 @@ extension CatalogIndex {
             atMost: .infinity, into: &result)
     }
 
+    /// ``nearest(latitude:longitude:count:within:admitting:into:)`` admitting every shape no larger than
+    /// `maximumRadius`: the form of this call before ``CatalogAdmission``, kept for code written against it.
+    public func nearest(
+        latitude: Double, longitude: Double, count wanted: Int, within limit: Double = .infinity,
+        maximumRadius: Double?, into result: inout NearestRegions
+    ) {
+        nearest(
+            latitude: latitude, longitude: longitude, count: wanted, within: limit,
+            admitting: CatalogAdmission(maximumRadius: maximumRadius), into: &result)
+    }
+
     /// ``nearest(latitude:longitude:count:within:admitting:into:)`` told that `wanted` regions (fitting
     /// `admission`) lie at most `bound` metres from the point, for example the answer of a point nearby measured
     /// again from this one: the walk prunes with the bound from its start instead of queueing every box until it has
