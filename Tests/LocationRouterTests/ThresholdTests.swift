@@ -162,6 +162,11 @@ import Testing
         #expect(fail.line == "✗ updatesPerSecond > 20000000 (was 500000)")
         #expect(pass.json == #"{"expression":"latencyMs.p99 < 5","metric":"latencyMs.p99","value":1.757,"passed":true}"#)
         #expect(fail.json == #"{"expression":"updatesPerSecond > 20000000","metric":"updatesPerSecond","value":500000,"passed":false}"#)
+        // A metric compared unrounded is shown as compared, not to three decimals that contradict the verdict.
+        let unrounded = ThresholdResult(
+            expression: "coverage.ratio > 0.99034", metric: "coverage.ratio", value: 0.990343, passed: true)
+        #expect(unrounded.line == "✓ coverage.ratio > 0.99034 (was 0.990343)")
+        #expect(unrounded.json.contains(#""value":0.990343,"#))
     }
 
     @Test func theReportGainsAThresholdsArrayAfterEveryOtherKey() throws {
