@@ -1,7 +1,7 @@
 import GeofenceKit
 import LocationRouter
 
-/// `check`'s warning about shared catalogs larger than a device may monitor under `fileOrder`.
+/// `check`'s warnings about shared catalogs: larger than a device may monitor under `fileOrder`, or left out.
 extension FileCheck {
     /// The smallest slot limit of the profiles (exact and ios: 20; android: 100).
     static let smallestSlotLimit = MonitoringProfile.allCases.map(\.settings.slotLimit).min() ?? 20
@@ -18,8 +18,10 @@ extension FileCheck {
                 field: "catalog"))
     }
 
-    /// The warning for a config.json's generated catalog (`regions.catalog`).
+    /// The warnings for a config.json's generated catalog (`regions.catalog`): larger than the slot limit, or left
+    /// out of the run.
     mutating func warnAboutCatalog(in scenario: Scenario) {
+        if let ignored = scenario.ignoredCatalogWarning { warnings.append(InputError(ignored)) }
         guard let catalog = scenario.walk.catalog, scenario.regionsFile == nil else { return }
         warnAboutCatalog(shared: catalog.count, limit: scenario.settings.slotLimit, selection: scenario.selection.strategy)
     }

@@ -5,13 +5,8 @@ import GeofenceKit
 extension Scenario {
     /// The warnings for this scenario, given its region file's catalog when it has one.
     func catalogWarnings(regionFile: RegionCatalog?) -> [String] {
-        var warnings: [String] = []
+        var warnings = ignoredCatalogWarning.map { [$0] } ?? []
         var isRandomWalk: Bool { if case .randomWalk = source { true } else { false } }
-        if walk.catalog != nil, let regionsFile {
-            warnings.append("--catalog (regions.catalog) is ignored: the regions come from \(regionsFile)")
-        } else if walk.catalog != nil, !isRandomWalk {
-            warnings.append("--catalog (regions.catalog) is ignored: a generated catalog is for the random-walk source")
-        }
         let hasCatalog = regionFile.map { $0.sharedCount > 0 } ?? (isRandomWalk && walk.catalog != nil)
         guard !hasCatalog else { return warnings }
         let none =
@@ -25,5 +20,13 @@ extension Scenario {
             warnings.append("--coverage has no shared catalog to evaluate, and will count no transition: \(none)")
         }
         return warnings
+    }
+
+    /// Why the generated catalog (`--catalog`, `regions.catalog`) is left out of this run; `nil` when it is not.
+    var ignoredCatalogWarning: String? {
+        guard walk.catalog != nil else { return nil }
+        if let regionsFile { return "--catalog (regions.catalog) is ignored: the regions come from \(regionsFile)" }
+        if case .randomWalk = source { return nil }
+        return "--catalog (regions.catalog) is ignored: a generated catalog is for the random-walk source"
     }
 }

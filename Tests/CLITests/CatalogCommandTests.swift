@@ -72,6 +72,11 @@ import Testing
         #expect(chosen.status == .success)
         #expect(!chosen.out.contains("shared catalog"))
         #expect((await runCommand(["check", "--help"])).out.contains("larger than the slot limit is a warning"))
+        // A generated catalog beside a region file is left out of the run: said by check as by run.
+        try Data(#"{"regions":{"file":"\#(big)","catalog":{"count":5}}}"#.utf8).write(to: URL(fileURLWithPath: config))
+        let ignored = await runCommand(["check", config])
+        #expect(ignored.status == .success, "\(ignored.out)")
+        #expect(ignored.out.contains("--catalog (regions.catalog) is ignored: the regions come from \(big)"), "\(ignored.out)")
     }
 
     /// Catalog options that the other inputs leave with nothing to do are warned about before the run, which goes
