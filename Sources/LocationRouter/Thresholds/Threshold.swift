@@ -100,7 +100,6 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
             passed: value.map { comparison.holds($0, limit) } ?? false)
     }
 
-    /// A number as the report writes it: at most three decimals, no `.0` on whole numbers.
     /// A value as messages and the report's `thresholds` show it: to three decimals, as the report writes numbers,
     /// unless that would change it — a metric compared unrounded (`coverage.ratio`, `score.*`) is shown as it was
     /// compared, so that a verdict never reads `✓ coverage.ratio > 0.99034 (was 0.99)`.
