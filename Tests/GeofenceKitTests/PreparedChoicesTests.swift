@@ -28,7 +28,10 @@ import Testing
                     admitting: CatalogAdmission(maximumRadius: 300), into: &query)
                 return Array(batch.regions(ofPoint: k)) != query.regions.sorted()
             }
-            return (batch.count, differing)
+            // The call's earlier form, a maximum radius alone, answers the same.
+            let earlierForm = index.nearest(at: points, count: wanted, within: within, maximumRadius: 300)
+            let differingForm = points.indices.filter { earlierForm.regions(ofPoint: $0) != batch.regions(ofPoint: $0) }
+            return (batch.count, differing + differingForm)
         }
         #expect(answered == points.count)
         #expect(differing.isEmpty, "points answered otherwise than by their own query: \(differing.prefix(10))")

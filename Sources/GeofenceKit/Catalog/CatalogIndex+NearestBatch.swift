@@ -21,6 +21,15 @@ extension CatalogIndex {
         }
     }
 
+    /// ``nearest(at:count:within:admitting:)`` admitting every shape no larger than `maximumRadius`: the form of this
+    /// call before ``CatalogAdmission``, kept for code written against it.
+    public func nearest(
+        at points: [(latitude: Double, longitude: Double)], count wanted: Int, within limit: Double = .infinity,
+        maximumRadius: Double?
+    ) -> NearestBatch {
+        nearest(at: points, count: wanted, within: limit, admitting: CatalogAdmission(maximumRadius: maximumRadius))
+    }
+
     /// The `wanted` regions nearest each point (as ``nearest(latitude:longitude:count:within:admitting:into:)``
     /// finds them, one point at a time), the points taken in the order of the curve the tree is built along and
     /// shared among every core.
