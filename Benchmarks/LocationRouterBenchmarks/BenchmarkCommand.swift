@@ -147,9 +147,7 @@ enum BenchmarkCommand {
         }
         let chosen = benchmarks.filter { filter.map($0.name.contains) ?? true }
         if chosen.isEmpty, let filter {
-            return usage(
-                "no benchmark of this suite has '\(filter)' in its name; its benchmarks: "
-                    + benchmarks.map(\.name).joined(separator: ", "))
+            return usage(Check.nothingMatches(filter, in: "this suite", names: benchmarks.map(\.name)))
         }
         var results: [BenchmarkResult] = []
         for benchmark in chosen {

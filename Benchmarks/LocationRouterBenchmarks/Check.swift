@@ -105,6 +105,11 @@ enum Check {
     /// Measurements of a benchmark that looks regressed before the regression counts.
     static let attempts = 3
 
+    /// Says that `filter` matches no benchmark of `place` (a baseline's path, or "this suite"), and lists them.
+    static func nothingMatches(_ filter: String, in place: String, names: [String]) -> String {
+        "no benchmark of \(place) has '\(filter)' in its name; its benchmarks: " + names.joined(separator: ", ")
+    }
+
     /// The 1-minute load average (Linux), to tell a busy machine from a slow build.
     static func loadAverage() -> String {
         let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
@@ -121,9 +126,7 @@ enum Check {
         }
         let entries = baseline.entries.filter { filter.map($0.name.contains) ?? true }
         if entries.isEmpty, let filter {
-            stderr(
-                "Error: no benchmark of \(path) has '\(filter)' in its name; its benchmarks: "
-                    + baseline.entries.map(\.name).joined(separator: ", "))
+            stderr("Error: " + nothingMatches(filter, in: path, names: baseline.entries.map(\.name)))
             return 64
         }
         let cores = ProcessInfo.processInfo.activeProcessorCount

@@ -6,7 +6,6 @@ extension Scenario {
     /// The warnings for this scenario, given its region file's catalog when it has one.
     func catalogWarnings(regionFile: RegionCatalog?) -> [String] {
         var warnings = ignoredCatalogWarning.map { [$0] } ?? []
-        var isRandomWalk: Bool { if case .randomWalk = source { true } else { false } }
         let hasCatalog = regionFile.map { $0.sharedCount > 0 } ?? (isRandomWalk && walk.catalog != nil)
         guard !hasCatalog else { return warnings }
         let none =
@@ -22,11 +21,14 @@ extension Scenario {
         return warnings
     }
 
+    /// Whether the samples come from the seeded random walk, the one source a generated catalog serves.
+    var isRandomWalk: Bool { if case .randomWalk = source { true } else { false } }
+
     /// Why the generated catalog (`--catalog`, `regions.catalog`) is left out of this run; `nil` when it is not.
     var ignoredCatalogWarning: String? {
         guard walk.catalog != nil else { return nil }
         if let regionsFile { return "--catalog (regions.catalog) is ignored: the regions come from \(regionsFile)" }
-        if case .randomWalk = source { return nil }
+        if isRandomWalk { return nil }
         return "--catalog (regions.catalog) is ignored: a generated catalog is for the random-walk source"
     }
 }
