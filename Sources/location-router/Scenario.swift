@@ -98,8 +98,10 @@ struct Scenario: Equatable {
         case "stdin:csv": return .stdin(.csv)
         default:
             if text.hasPrefix("gpx:") {
-                let paths = text.dropFirst(4).split(separator: ",").map(String.init)
-                return paths.isEmpty ? nil : .gpx(paths)
+                // `-` is standard input, as for most tools that read files; it can be read once.
+                let paths = text.dropFirst(4).split(separator: ",").map { $0 == "-" ? "/dev/stdin" : String($0) }
+                guard !paths.isEmpty, paths.count(where: { $0 == "/dev/stdin" }) <= 1 else { return nil }
+                return .gpx(paths)
             }
             if text.hasPrefix("route:") { return .route(String(text.dropFirst(6))) }
             return nil

@@ -53,6 +53,25 @@ import Testing
         #expect(lines.last?.contains(broken) == true && !run.err.contains(after))
     }
 
+    @Test func gpxDashPlaysStandardInputAsThePathWould() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = fixture("gpx/gpxgo__visnjan.gpx")
+        func updates(source: String, stdin: String) throws -> Int? {
+            let report = directory + "/report.json"
+            let run = try runExecutable(
+                ["--source", source, "--devices", "3", "--no-events", "--quiet", "--report", report], stdin: stdin)
+            #expect(run.status == 0, "\(run.err)")
+            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report)))
+            return (object as? [String: Any])?["updates"] as? Int
+        }
+        let fromPath = try #require(try updates(source: "gpx:\(path)", stdin: ""))
+        #expect(fromPath > 413)
+        #expect(try updates(source: "gpx:-", stdin: String(contentsOfFile: path, encoding: .utf8)) == fromPath)
+        // Standard input is read once: named twice, the source is refused.
+        #expect(try runExecutable(["--source", "gpx:-,-", "--no-events"], stdin: "").status == 64)
+    }
+
     @Test func aMissingGPXFileExits66() async {
         #expect(await runCommand(["--source", "gpx:/nonexistent/track.gpx"]).status == .inputMissing)
     }

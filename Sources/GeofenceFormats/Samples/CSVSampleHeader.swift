@@ -53,7 +53,7 @@ public struct CSVSampleHeader: Sendable, Equatable {
                 reason: .malformed,
                 error: InputError(
                     "expected a CSV header (device,lat,lon,time[,accuracy]) or an NDJSON object, found XML ('<'): "
-                        + "a GPX file is not a sample stream; play it with the gpx:PATH source",
+                        + "a GPX file is not a sample stream; play it with the gpx:PATH source (gpx:- for stdin)",
                     line: lineNumber))
         }
         var scanner = CSVFieldScanner(bytes, startingAt: start)

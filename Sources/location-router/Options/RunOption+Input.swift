@@ -10,7 +10,8 @@ extension RunOption {
             .text(Scenario.sourceKinds, message: "must be one of \(Scenario.sourceKinds)") { Scenario.source(from: $0) },
             help: [
                 "random-walk | stdin | stdin:ndjson | stdin:csv (stdin: the format is",
-                "detected from the first line) | gpx:PATH[,PATH...] (play GPX files)",
+                "detected from the first line) | gpx:PATH[,PATH...] (play GPX files;",
+                "a PATH of - is standard input)",
                 "| route:LAT,LON;LAT,LON[;...] (a route at --speed).",
             ]
         ) { $0.source = $1 },
