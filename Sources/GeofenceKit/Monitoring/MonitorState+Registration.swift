@@ -23,16 +23,10 @@ extension MonitorState {
         rows.append(contentsOf: repeatElement(DeviceRow(), count: row + 1 - rows.count))
     }
 
-    mutating func register(
-        device: Int32, row: Int, latitude: Double, longitude: Double, time: Timestamp,
-        into events: inout [GeofenceEvent]
-    ) {
-        register(device: device, row: row, latitude: latitude, longitude: longitude, time: time, restoring: nil, into: &events)
-    }
-
+    /// Registers the regions `regions` (the table's ``regionsOf``) gives `device`, at its first sample or its restore.
     mutating func register(
         device: Int32, row: Int, latitude: Double, longitude: Double, time: Timestamp, restoring state: DeviceState?,
-        into events: inout [GeofenceEvent]
+        regions: RegionSource, into events: inout [GeofenceEvent]
     ) {
         if deviceCount == 0 { prefaultReservedTables() }
         deviceCount += 1
@@ -43,7 +37,7 @@ extension MonitorState {
         // The plane's terms at the device's position, once for all its circles.
         let sample = SamplePlane(latitude: latitude, longitude: longitude)
         let registered: (disc: Double?, denied: Bool)
-        switch regionsOf {
+        switch regions {
         case .regions(let lookup):
             registered = registerOneByOne(
                 lookup(device), [], device: device, row: row, sample: sample, time: time, restoring: state,

@@ -25,6 +25,8 @@ extension MonitorState {
             latitudes.count == count && longitudes.count == count && times.count == count
                 && (accuracies?.count ?? count) == count, "the columns differ in length")
         let exact = !isRich && visits == nil
+        // Taken out once a batch: each registration below then calls it without retaining it.
+        let regions = regionsOf
         var i = start
         while i < count && events.count < eventLimit {
             if exact && selection != nil {
@@ -54,7 +56,7 @@ extension MonitorState {
                 _ = evaluate(
                     device: devices[i], latitude: latitudes[i], longitude: longitudes[i],
                     time: Timestamp(microseconds: times[i]), accuracy: accuracy.flatMap { $0.isNaN ? nil : $0 },
-                    into: &events)
+                    regions: regions, into: &events)
                 i += 1
             } while i < count && events.count < eventLimit && isUnregistered(devices[i])
         }

@@ -31,7 +31,7 @@ extension MonitorState {
     /// not have before register as usual at that sample — their initial triggers and refusals are reported, as an
     /// app that starts monitoring a new region sees them.
     mutating func restore(
-        _ state: DeviceState, row: Int, latitude: Double, longitude: Double, time: Timestamp,
+        _ state: DeviceState, row: Int, latitude: Double, longitude: Double, time: Timestamp, regions: RegionSource,
         into events: inout [GeofenceEvent]
     ) {
         rows[row].time = state.time
@@ -45,6 +45,6 @@ extension MonitorState {
         }
         register(
             device: state.device, row: row, latitude: latitude, longitude: longitude, time: time, restoring: state,
-            into: &events)
+            regions: regions, into: &events)
     }
 }

@@ -123,12 +123,7 @@ public struct MonitorState: Sendable {
         settings: MonitorSettings, stride: Int = 1, seed: UInt64 = 0, positionedCircles: @escaping PositionedCircleLookup,
         restored: StateLookup? = nil
     ) {
-        // Wrapped, so that each state holds a closure context of its own: every registration retains and releases
-        // the lookup, and on the shards' one shared context (a run's shards get the same lookup) those atomic
-        // counts went back and forth between their cores (swift_release 2.4 % of registering a million devices).
-        self.init(
-            settings: settings, stride: stride, seed: seed, source: .circles({ positionedCircles($0, $1, $2, &$3) }),
-            restored: restored)
+        self.init(settings: settings, stride: stride, seed: seed, source: .circles(positionedCircles), restored: restored)
     }
 
     private init(settings: MonitorSettings, stride: Int, seed: UInt64, source: RegionSource, restored: StateLookup?) {
@@ -168,11 +163,27 @@ public struct MonitorState: Sendable {
         device: Int32, latitude: Double, longitude: Double, time: Timestamp, accuracy: Double? = nil,
         into events: inout [GeofenceEvent]
     ) -> Bool {
+        evaluate(
+            device: device, latitude: latitude, longitude: longitude, time: time, accuracy: accuracy,
+            regions: regionsOf, into: &events)
+    }
+
+    /// ``evaluate(device:latitude:longitude:time:accuracy:into:)`` with the table's ``regionsOf`` taken out by the
+    /// caller: the batch call takes it once a batch, so that registering a device does not retain and release the
+    /// lookup (on the one lookup a run's shards share, those atomic counts went back and forth between their cores:
+    /// swift_release 2.4 % of registering a million devices).
+    mutating func evaluate(
+        device: Int32, latitude: Double, longitude: Double, time: Timestamp, accuracy: Double?,
+        regions: RegionSource, into events: inout [GeofenceEvent]
+    ) -> Bool {
         let row = stride == 1 ? Int(device) : Int(device / stride)
         if row >= rows.count { grow(toInclude: row) }
         var previous = rows[row].time
         if previous == Self.none {
-            guard let restored = firstSample(device: device, row: row, latitude: latitude, longitude: longitude, time: time, into: &events)
+            guard
+                let restored = firstSample(
+                    device: device, row: row, latitude: latitude, longitude: longitude, time: time, regions: regions,
+                    into: &events)
             else { return true }
             previous = restored
         }
@@ -208,16 +219,19 @@ public struct MonitorState: Sendable {
     /// Out of line, so that the sample loop stays small.
     @inline(never)
     private mutating func firstSample(
-        device: Int32, row: Int, latitude: Double, longitude: Double, time: Timestamp, into events: inout [GeofenceEvent]
+        device: Int32, row: Int, latitude: Double, longitude: Double, time: Timestamp, regions: RegionSource,
+        into events: inout [GeofenceEvent]
     ) -> Int64? {
         if let state = restoredState?(device) {
-            restore(state, row: row, latitude: latitude, longitude: longitude, time: time, into: &events)
+            restore(state, row: row, latitude: latitude, longitude: longitude, time: time, regions: regions, into: &events)
             if state.time != Self.none { return state.time }
         }
         rows[row].time = time.microseconds
         rows[row].latitude = latitude
         rows[row].longitude = longitude
-        register(device: device, row: row, latitude: latitude, longitude: longitude, time: time, into: &events)
+        register(
+            device: device, row: row, latitude: latitude, longitude: longitude, time: time, restoring: nil,
+            regions: regions, into: &events)
         visits?.observe(device: device, row: row, latitude: latitude, longitude: longitude, time: time.microseconds, into: &events)
         evaluatedCount += 1
         return nil
