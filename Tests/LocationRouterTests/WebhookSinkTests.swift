@@ -207,14 +207,14 @@ import Testing
     }
 
     @Test func aSlowServerSuspendsWriteAndNeverSeesMoreThanConcurrencyRequests() async throws {
-        // The first two requests wait (on the server's threads, at most 30 s) for each other, so that they overlap
-        // however late a starved writer hands over the second batch; a sink with one request slot would leave the
-        // first one waiting alone.
+        // The first two requests wait (on the server's threads, at most 180 s) for each other, so that they overlap
+        // however late a starved writer hands over the second batch (30 s was once too short: the whole suite on two
+        // loaded cores); a sink with one request slot would leave the first one waiting alone.
         let arrivals = Atomic<Int>(0)
         let server = try WebhookTestServer { index, _ in
             arrivals.add(1, ordering: .relaxed)
             let clock = MonotonicTestClock()
-            while index < 2 && arrivals.load(ordering: .relaxed) < 2 && clock.seconds < 30 { usleep(1_000) }
+            while index < 2 && arrivals.load(ordering: .relaxed) < 2 && clock.seconds < 180 { usleep(1_000) }
             return WebhookTestServer.Response(status: 200, delay: 0.2)
         }
         let folder = try temporaryDirectory()
@@ -224,7 +224,7 @@ import Testing
         // A timeout far past the barrier's wait, so that waiting there is never a timeout and a retry.
         let sink = WebhookSink(configuration: try Self.configuration(server, deadLetter: deadLetter) {
             $0.concurrency = 2
-            $0.timeout = 120
+            $0.timeout = 600
         })
         let lines = Self.events(500)
         var longestWrite = 0.0
