@@ -2,7 +2,7 @@ import Foundation
 
 /// What a ``MonitorState`` keeps to choose each device's regions from a shared catalog: the catalog, the
 /// strategy, each device's block of slots and where it last chose, and counts for the report.
-struct CatalogSelection: Sendable, RefreshCheck {
+struct CatalogSelection: Sendable {
     let catalog: SharedCatalog
     let settings: SelectionSettings
 
@@ -70,41 +70,22 @@ struct CatalogSelection: Sendable, RefreshCheck {
         return query.regions
     }
 
-    /// Whether the position is surely closer than `distance` to the device's anchor, by a bound that costs no
-    /// trigonometry: the checked distance at every sample is then needed only near or past the refresh distance.
-    ///
-    /// The geodesic is no longer than the path along the anchor's meridian and then along the position's parallel:
-    /// at most M·|Δφ| + N·cos φ·|Δλ|, where both radii of curvature are at most a²/b (the polar value) and
-    /// cos φ ≤ cos φ₀ + |Δφ| on the way (|d cos φ / dφ| ≤ 1).
-    @inline(__always)
-    func isSurelyNear(row: Int, latitude: Double, longitude: Double, distance: Double) -> Bool {
-        let radians = Double.pi / 180
-        let anchor = anchor[row]
-        let dLatitude = abs(latitude - anchor.latitude) * radians
-        let dLongitude = abs(longitude - anchor.longitude) * radians
-        guard dLongitude < 1 else { return false }
-        let bound = Self.polarRadius * (dLatitude + (anchor.cosine + dLatitude) * dLongitude)
-        return bound * (1 + 1e-12) < distance
-    }
-
     /// a²/b of WGS84, the largest radius of curvature, rounded up.
     static let polarRadius = 6_399_593.63
 
-    /// Whether the device of `row` chooses again at this sample: it has moved `refreshDistance` from where it last
-    /// chose (at exactly that distance too), or `refreshInterval` has passed since. Called at every sample, so it
-    /// reads scalars only, and the checked distance only where ``isSurelyNear(row:latitude:longitude:distance:)``
-    /// cannot tell.
+    /// Whether the position is surely closer than `distance` to the device's anchor
+    /// (``Anchor/isSurelyNear(latitude:longitude:distance:)``).
+    @inline(__always)
+    func isSurelyNear(row: Int, latitude: Double, longitude: Double, distance: Double) -> Bool {
+        anchor[row].isSurelyNear(latitude: latitude, longitude: longitude, distance: distance)
+    }
+
+    /// Whether the device of `row` chooses again at this sample (``Anchor/isDue(chosenAt:latitude:longitude:time:settings:)``).
     @inline(__always)
     func isDue(row: Int, latitude: Double, longitude: Double, time: Int64) -> Bool {
         guard row < capacity.count else { return false }
-        let refreshDistance = settings.refreshDistance
-        if !isSurelyNear(row: row, latitude: latitude, longitude: longitude, distance: refreshDistance),
-            anchor[row].centre.decideOnCentreDistance(latitude: latitude, longitude: longitude, { $0 >= refreshDistance })
-        {
-            return true
-        }
-        guard let interval = settings.refreshInterval else { return false }
-        return time - chosenAt[row] >= Int64(interval * 1e6)
+        return anchor[row].isDue(
+            chosenAt: chosenAt[row], latitude: latitude, longitude: longitude, time: time, settings: settings)
     }
 
     /// Makes room for the device rows below `rows` (a monitor whose devices are known in advance), so that each
@@ -142,7 +123,42 @@ extension CatalogSelection {
         /// The anchor as a circle's centre, for the checked distance near the refresh distance (a packed region's
         /// centre is all that distance reads).
         var centre: PackedRegion { PackedRegion(latitude: latitude, longitude: longitude, radius: 0) }
+
+        /// Whether the position is surely closer than `distance` to the anchor, by a bound that costs no
+        /// trigonometry: the checked distance at every sample is then needed only near or past the refresh distance.
+        ///
+        /// The geodesic is no longer than the path along the anchor's meridian and then along the position's
+        /// parallel: at most M·|Δφ| + N·cos φ·|Δλ|, where both radii of curvature are at most a²/b (the polar value)
+        /// and cos φ ≤ cos φ₀ + |Δφ| on the way (|d cos φ / dφ| ≤ 1).
+        @inline(__always)
+        func isSurelyNear(latitude: Double, longitude: Double, distance: Double) -> Bool {
+            let radians = Double.pi / 180
+            let dLatitude = abs(latitude - self.latitude) * radians
+            let dLongitude = abs(longitude - self.longitude) * radians
+            guard dLongitude < 1 else { return false }
+            let bound = CatalogSelection.polarRadius * (dLatitude + (cosine + dLatitude) * dLongitude)
+            return bound * (1 + 1e-12) < distance
+        }
+
+        /// Whether a device that chose here at `chosenAt` chooses again at this sample: it has moved
+        /// `refreshDistance` from here (at exactly that distance too), or `refreshInterval` has passed since. Called
+        /// at every sample, so it reads scalars only, and the checked distance only where
+        /// ``isSurelyNear(latitude:longitude:distance:)`` cannot tell.
+        @inline(__always)
+        func isDue(chosenAt: Int64, latitude: Double, longitude: Double, time: Int64, settings: SelectionSettings) -> Bool {
+            let refreshDistance = settings.refreshDistance
+            if !isSurelyNear(latitude: latitude, longitude: longitude, distance: refreshDistance),
+                centre.decideOnCentreDistance(latitude: latitude, longitude: longitude, { $0 >= refreshDistance })
+            {
+                return true
+            }
+            guard let interval = settings.refreshInterval else { return false }
+            return time - chosenAt >= Int64(interval * 1e6)
+        }
     }
+
+    /// The refresh rule alone, for one run of the batch call (``RefreshRule``).
+    var refreshRule: RefreshRule { RefreshRule(anchor: anchor, chosenAt: chosenAt, settings: settings) }
 }
 
 /// What the selection did in one monitor (a shard), for the report's `selection` object.

@@ -95,11 +95,11 @@ extension MonitorState {
         longitudes: UnsafeBufferPointer<Double>, times: UnsafeBufferPointer<Int64>, from start: Int,
         into events: inout [GeofenceEvent], eventLimit: Int
     ) -> (next: Int, choosesAgain: Bool) {
-        // A copy for the run's checks (its arrays retained once a run, not once a sample), released before the
+        // A copy for the run's checks (its two arrays retained once a run, not once a sample), released before the
         // choice writes to the selection.
         exactRun(
             devices: devices, latitudes: latitudes, longitudes: longitudes, times: times, from: start, into: &events,
-            eventLimit: eventLimit, refresh: selection.unsafelyUnwrapped)
+            eventLimit: eventLimit, refresh: selection!.refreshRule)
     }
 
     /// The exact path's loop: evaluates samples from `start` while each belongs to a registered device and is not
