@@ -9,13 +9,13 @@ extension CatalogIndex {
     public func regionsContaining(
         latitude: Double, longitude: Double, into found: inout [Int32], stack: inout [(level: Int32, box: Int32)]
     ) {
-        guard let root = levels.last?.first else { return }
+        guard let root = boxes.last else { return }
         let start = found.count
         let point = EarthCentredPoint(latitude: latitude, longitude: longitude)
         stack.removeAll(keepingCapacity: true)
         // A millimetre of slack on every straight-line test: the exact decision comes after.
         let slack = 0.001
-        if root.distance(to: point) <= Double(root.maxRadius) + slack { stack.append((Int32(levels.count - 1), 0)) }
+        if root.distance(to: point) <= Double(root.maxRadius) + slack { stack.append((Int32(levelCount - 1), 0)) }
         while let (level, box) = stack.popLast() {
             let first = Int(box) * (level == 0 ? Self.leafSize : Self.fanOut)
             if level == 0 {
@@ -30,9 +30,9 @@ extension CatalogIndex {
                     }
                 }
             } else {
-                let below = levels[Int(level) - 1]
-                for child in first..<min(first + Self.fanOut, below.count)
-                where below[child].distance(to: point) <= Double(below[child].maxRadius) + slack {
+                let below = levelStarts[Int(level) - 1], belowCount = levelStarts[Int(level)] - below
+                for child in first..<min(first + Self.fanOut, belowCount)
+                where boxes[below + child].distance(to: point) <= Double(boxes[below + child].maxRadius) + slack {
                     stack.append((level - 1, Int32(child)))
                 }
             }

@@ -105,7 +105,7 @@ extension CatalogIndex {
         latitude: Double, longitude: Double, point: EarthCentredPoint, count wanted: Int, within limit: Double,
         admitting admission: CatalogAdmission, atMost bound: Double, into result: inout NearestRegions
     ) {
-        guard wanted > 0, let root = levels.last?.first, root.distance(to: point) - Double(root.maxRadius) <= limit
+        guard wanted > 0, let root = boxes.last, root.distance(to: point) - Double(root.maxRadius) <= limit
         else {
             result.setCount(0)
             return
@@ -118,16 +118,19 @@ extension CatalogIndex {
             result.pending = Array(repeating: PendingBox(bound: 0, level: 0, box: 0), count: 4 * Self.fanOut)
         }
         result.pending[0] = PendingBox(
-            bound: root.distance(to: point) - Double(root.maxRadius), level: Int32(levels.count - 1), box: 0)
+            bound: root.distance(to: point) - Double(root.maxRadius), level: Int32(levelCount - 1), box: 0)
         var walk = NearestWalk(wanted: wanted, limit: limit, bound: bound)
         // Rarely more than a few dozen boxes wait at once: the queue doubles when a box's children might not fit.
         while !result.distances.withUnsafeMutableBufferPointer({ distances in
             result.positions.withUnsafeMutableBufferPointer { positions in
                 result.pending.withUnsafeMutableBufferPointer { pending in
                     records.withUnsafeBufferPointer { records in
-                        walk.run(
-                            self, records: records, pending: pending, distances: distances, positions: positions,
-                            point: point, latitude: latitude, longitude: longitude, admitting: admission)
+                        boxes.withUnsafeBufferPointer { boxes in
+                            walk.run(
+                                self, records: records, boxes: boxes, pending: pending, distances: distances,
+                                positions: positions, point: point, latitude: latitude, longitude: longitude,
+                                admitting: admission)
+                        }
                     }
                 }
             }

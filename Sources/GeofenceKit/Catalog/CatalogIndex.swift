@@ -93,8 +93,18 @@ public struct CatalogIndex: Sendable {
     let centres: [Circle]
     /// Polygons by entry position.
     let polygons: [Int32: PolygonGeometry]
-    /// `levels[0]` boxes the entries, `levels[k]` boxes `levels[k - 1]`; the last level is the root alone.
-    let levels: [[Box]]
+    /// Every level's boxes in one array, level 0 first: level 0 boxes the entries, level k boxes level k − 1, and
+    /// the last level is the root alone (the last box). Level k is `boxes[levelStarts[k]..<levelStarts[k + 1]]`.
+    /// One array, so that a walk reads every level through one pointer: an array per level was retained and
+    /// released at every box a query opened, on a count the shards querying the one catalog share.
+    let boxes: [Box]
+    let levelStarts: [Int]
+
+    /// The number of levels of boxes.
+    var levelCount: Int { levelStarts.count - 1 }
+
+    /// The boxes of each level, as arrays of their own (a copy, for tests).
+    var levels: [[Box]] { (0..<levelCount).map { Array(boxes[levelStarts[$0]..<levelStarts[$0 + 1]]) } }
 
     /// The number of regions.
     public var count: Int { records.count }
@@ -172,7 +182,9 @@ public struct CatalogIndex: Sendable {
             }
         }
         self.polygons = polygons
-        levels = Self.buildLevels(records)
+        let levels = Self.buildLevels(records)
+        boxes = Array(levels.joined())
+        levelStarts = levels.reduce(into: [0]) { starts, level in starts.append(starts.last! + level.count) }
     }
 
     /// Gives every entry the region number of its position in tree order (for generated catalogs, whose regions
@@ -192,8 +204,8 @@ public struct CatalogIndex: Sendable {
     /// Bytes the index holds, allocations included (polygons' own geometry excluded).
     public var memoryBytes: Int {
         let perEntry = MemoryLayout<Record>.stride + 8 + 8 + 8
-        let boxes = levels.reduce(0) { $0 + $1.count } * MemoryLayout<Box>.stride
-        return count * perEntry + boxes + polygons.count * 48
+        let boxBytes = boxes.count * MemoryLayout<Box>.stride + levelStarts.count * 8
+        return count * perEntry + boxBytes + polygons.count * 48
     }
 
     /// The shape of the entry at `position` (tree order).

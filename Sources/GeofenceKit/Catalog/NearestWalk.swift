@@ -25,7 +25,7 @@ struct NearestWalk {
     /// for a box's children (`false`: the caller grows it and calls again).
     mutating func run(
         _ index: CatalogIndex, records: UnsafeBufferPointer<CatalogIndex.Record>,
-        pending: UnsafeMutableBufferPointer<CatalogIndex.PendingBox>, distances: UnsafeMutableBufferPointer<Double>,
+        boxes: UnsafeBufferPointer<CatalogIndex.Box>, pending: UnsafeMutableBufferPointer<CatalogIndex.PendingBox>, distances: UnsafeMutableBufferPointer<Double>,
         positions: UnsafeMutableBufferPointer<Int32>, point: EarthCentredPoint, latitude: Double, longitude: Double,
         admitting admission: CatalogAdmission
     ) -> Bool {
@@ -50,14 +50,13 @@ struct NearestWalk {
                 }
                 continue
             }
-            index.levels[level - 1].withUnsafeBufferPointer { below in
-                for child in box * CatalogIndex.fanOut..<min((box + 1) * CatalogIndex.fanOut, below.count) {
-                    // A lower bound, not the exact distance: the walk opens boxes in the order of any lower bound
-                    // and finds the same regions (a box opened a little earlier, or one more, changes no answer).
-                    let bound = below[child].lowerBound(from: lanes)
-                    if bound > worst { continue }
-                    push(CatalogIndex.PendingBox(bound: bound, level: Int32(level - 1), box: Int32(child)), pending)
-                }
+            let below = index.levelStarts[level - 1], belowCount = index.levelStarts[level] - below
+            for child in box * CatalogIndex.fanOut..<min((box + 1) * CatalogIndex.fanOut, belowCount) {
+                // A lower bound, not the exact distance: the walk opens boxes in the order of any lower bound and
+                // finds the same regions (a box opened a little earlier, or one more, changes no answer).
+                let bound = boxes[below + child].lowerBound(from: lanes)
+                if bound > worst { continue }
+                push(CatalogIndex.PendingBox(bound: bound, level: Int32(level - 1), box: Int32(child)), pending)
             }
         }
         return true
