@@ -25,9 +25,9 @@ struct NearestWalk {
     /// for a box's children (`false`: the caller grows it and calls again).
     mutating func run(
         _ index: CatalogIndex, records: UnsafeBufferPointer<CatalogIndex.Record>,
-        boxes: UnsafeBufferPointer<CatalogIndex.Box>, pending: UnsafeMutableBufferPointer<CatalogIndex.PendingBox>, distances: UnsafeMutableBufferPointer<Double>,
-        positions: UnsafeMutableBufferPointer<Int32>, point: EarthCentredPoint, latitude: Double, longitude: Double,
-        admitting admission: CatalogAdmission
+        boxes: UnsafeBufferPointer<CatalogIndex.Box>, pending: UnsafeMutableBufferPointer<CatalogIndex.PendingBox>,
+        distances: UnsafeMutableBufferPointer<Double>, positions: UnsafeMutableBufferPointer<Int32>,
+        point: EarthCentredPoint, latitude: Double, longitude: Double, admitting admission: CatalogAdmission
     ) -> Bool {
         // The point rounded to `Float`, for the boxes' lower bounds (``CatalogIndex/Box/lowerBound(from:)``).
         let lanes = SIMD4(Float(point.x), Float(point.y), Float(point.z), 0)

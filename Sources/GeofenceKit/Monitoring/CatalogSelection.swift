@@ -80,7 +80,8 @@ struct CatalogSelection: Sendable {
         anchor[row].isSurelyNear(latitude: latitude, longitude: longitude, distance: distance)
     }
 
-    /// Whether the device of `row` chooses again at this sample (``Anchor/isDue(chosenAt:latitude:longitude:time:settings:)``).
+    /// Whether the device of `row` chooses again at this sample
+    /// (``Anchor/isDue(chosenAt:latitude:longitude:time:settings:)``).
     @inline(__always)
     func isDue(row: Int, latitude: Double, longitude: Double, time: Int64) -> Bool {
         guard row < capacity.count else { return false }
@@ -145,7 +146,9 @@ extension CatalogSelection {
         /// at every sample, so it reads scalars only, and the checked distance only where
         /// ``isSurelyNear(latitude:longitude:distance:)`` cannot tell.
         @inline(__always)
-        func isDue(chosenAt: Int64, latitude: Double, longitude: Double, time: Int64, settings: SelectionSettings) -> Bool {
+        func isDue(
+            chosenAt: Int64, latitude: Double, longitude: Double, time: Int64, settings: SelectionSettings
+        ) -> Bool {
             let refreshDistance = settings.refreshDistance
             if !isSurelyNear(latitude: latitude, longitude: longitude, distance: refreshDistance),
                 centre.decideOnCentreDistance(latitude: latitude, longitude: longitude, { $0 >= refreshDistance })

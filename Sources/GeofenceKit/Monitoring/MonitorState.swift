@@ -123,7 +123,8 @@ public struct MonitorState: Sendable {
         settings: MonitorSettings, stride: Int = 1, seed: UInt64 = 0, positionedCircles: @escaping PositionedCircleLookup,
         restored: StateLookup? = nil
     ) {
-        self.init(settings: settings, stride: stride, seed: seed, source: .circles(positionedCircles), restored: restored)
+        self.init(
+            settings: settings, stride: stride, seed: seed, source: .circles(positionedCircles), restored: restored)
     }
 
     private init(settings: MonitorSettings, stride: Int, seed: UInt64, source: RegionSource, restored: StateLookup?) {
@@ -223,7 +224,8 @@ public struct MonitorState: Sendable {
         into events: inout [GeofenceEvent]
     ) -> Int64? {
         if let state = restoredState?(device) {
-            restore(state, row: row, latitude: latitude, longitude: longitude, time: time, regions: regions, into: &events)
+            restore(
+                state, row: row, latitude: latitude, longitude: longitude, time: time, regions: regions, into: &events)
             if state.time != Self.none { return state.time }
         }
         rows[row].time = time.microseconds
