@@ -17,9 +17,9 @@ struct NoRefresh: RefreshCheck {
 
 /// The refresh rule of a ``CatalogSelection`` as a run of the batch call checks it: the rows' anchors and choice
 /// times and the settings, and not the catalog. The run holds a copy (the choice it stops for writes to the
-/// selection): this one retains two arrays of the shard's own, where a copy of the whole selection retained a dozen,
-/// the catalog among them, whose reference count a run's shards share (`swift_retain` and `swift_release` about 4 %
-/// of a `nearest` run, at every refresh).
+/// selection): this one retains two arrays of the shard's own, where a copy of the whole selection retained a dozen
+/// objects, the catalog's among them, whose counts a run's shards share (that copy's retains alone were about 1 % of
+/// a `nearest` run's samples).
 struct RefreshRule: RefreshCheck {
     let anchor: [CatalogSelection.Anchor]
     let chosenAt: [Int64]
