@@ -24,7 +24,7 @@ import Testing
                 let distance = refresh * 1.2 * rng.unit()
                 let point = Geodesic.destination(
                     latitude: anchorLatitude, longitude: anchorLongitude, bearing: rng.unit() * 360, distance: distance)
-                guard selection.isSurelyNear(row: 0, latitude: point.latitude, longitude: point.longitude, distance: refresh)
+                guard selection.rule.anchor[0].isSurelyNear(latitude: point.latitude, longitude: point.longitude, distance: refresh)
                 else { continue }
                 saidNear += 1
                 let actual = Geodesic.distance(
@@ -40,9 +40,9 @@ import Testing
         let selection = Self.selection(anchoredAt: 10, 20, refresh: 500)
         let east = Geodesic.destination(latitude: 10, longitude: 20, bearing: 90, distance: 500.001)
         let north = Geodesic.destination(latitude: 10, longitude: 20, bearing: 0, distance: 500.001)
-        #expect(!selection.isSurelyNear(row: 0, latitude: east.latitude, longitude: east.longitude, distance: 500))
-        #expect(!selection.isSurelyNear(row: 0, latitude: north.latitude, longitude: north.longitude, distance: 500))
+        #expect(!selection.rule.anchor[0].isSurelyNear(latitude: east.latitude, longitude: east.longitude, distance: 500))
+        #expect(!selection.rule.anchor[0].isSurelyNear(latitude: north.latitude, longitude: north.longitude, distance: 500))
         let near = Geodesic.destination(latitude: 10, longitude: 20, bearing: 45, distance: 300)
-        #expect(selection.isSurelyNear(row: 0, latitude: near.latitude, longitude: near.longitude, distance: 500))
+        #expect(selection.rule.anchor[0].isSurelyNear(latitude: near.latitude, longitude: near.longitude, distance: 500))
     }
 }

@@ -103,9 +103,6 @@ public struct CatalogIndex: Sendable {
     /// The number of levels of boxes.
     var levelCount: Int { levelStarts.count - 1 }
 
-    /// The boxes of each level, as arrays of their own (a copy, for tests).
-    var levels: [[Box]] { (0..<levelCount).map { Array(boxes[levelStarts[$0]..<levelStarts[$0 + 1]]) } }
-
     /// The number of regions.
     public var count: Int { records.count }
 

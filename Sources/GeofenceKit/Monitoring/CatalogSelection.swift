@@ -4,16 +4,15 @@ import Foundation
 /// strategy, each device's block of slots and where it last chose, and counts for the report.
 struct CatalogSelection: Sendable {
     let catalog: SharedCatalog
-    let settings: SelectionSettings
+    /// Where and when each device last chose, and the settings: what decides its next choice.
+    var rule: RefreshRule
+    var settings: SelectionSettings { rule.settings }
 
     // Per device row (grown with the state's rows).
     /// The device's own regions (from the region lookup): the first slots of its block, never swapped.
     var ownCount: [Int32] = []
     /// Slots the device's block holds: its own regions and the catalog regions it may monitor (N).
     var capacity: [Int32] = []
-    /// Where the device last chose: it chooses again once `refreshDistance` from there.
-    var anchor: [Anchor] = []
-    var chosenAt: [Int64] = []
     var firstTime: [Int64] = []
 
     /// Slots reserved in blocks but not in use (a choice of fewer than N regions).
@@ -32,12 +31,12 @@ struct CatalogSelection: Sendable {
 
     init(catalog: SharedCatalog, settings: SelectionSettings) {
         self.catalog = catalog
-        self.settings = settings
+        self.rule = RefreshRule(settings: settings)
     }
 
     /// Makes the device choose again once it is `settings.refreshDistance` from this position.
     mutating func setAnchor(row: Int, latitude: Double, longitude: Double) {
-        anchor[row] = Anchor(latitude: latitude, longitude: longitude, cosine: cos(latitude * .pi / 180))
+        rule.anchor[row] = Anchor(latitude: latitude, longitude: longitude, cosine: cos(latitude * .pi / 180))
     }
 
     /// The `wanted` nearest catalog regions at the position (only those `admission` accepts), in ascending region
@@ -51,7 +50,7 @@ struct CatalogSelection: Sendable {
         otherwise bound: (EarthCentredPoint) -> Double
     ) -> [Int32] {
         setAnchor(row: row, latitude: latitude, longitude: longitude)
-        chosenAt[row] = time
+        rule.chosenAt[row] = time
         guard wanted > 0 else { return [] }
         if prepared != nil {
             let taken = prepared!.take(
@@ -73,29 +72,13 @@ struct CatalogSelection: Sendable {
     /// a²/b of WGS84, the largest radius of curvature, rounded up.
     static let polarRadius = 6_399_593.63
 
-    /// Whether the position is surely closer than `distance` to the device's anchor
-    /// (``Anchor/isSurelyNear(latitude:longitude:distance:)``).
-    @inline(__always)
-    func isSurelyNear(row: Int, latitude: Double, longitude: Double, distance: Double) -> Bool {
-        anchor[row].isSurelyNear(latitude: latitude, longitude: longitude, distance: distance)
-    }
-
-    /// Whether the device of `row` chooses again at this sample
-    /// (``Anchor/isDue(chosenAt:latitude:longitude:time:settings:)``).
-    @inline(__always)
-    func isDue(row: Int, latitude: Double, longitude: Double, time: Int64) -> Bool {
-        guard row < capacity.count else { return false }
-        return anchor[row].isDue(
-            chosenAt: chosenAt[row], latitude: latitude, longitude: longitude, time: time, settings: settings)
-    }
-
     /// Makes room for the device rows below `rows` (a monitor whose devices are known in advance), so that each
     /// device's first choice appends its row's fields without growing the arrays.
     mutating func reserveRows(_ rows: Int) {
         ownCount.reserveCapacity(rows)
         capacity.reserveCapacity(rows)
-        anchor.reserveCapacity(rows)
-        chosenAt.reserveCapacity(rows)
+        rule.anchor.reserveCapacity(rows)
+        rule.chosenAt.reserveCapacity(rows)
         firstTime.reserveCapacity(rows)
     }
 
@@ -105,8 +88,8 @@ struct CatalogSelection: Sendable {
         while row >= ownCount.count {
             ownCount.append(0)
             capacity.append(0)
-            anchor.append(Anchor(latitude: 0, longitude: 0, cosine: 0))
-            chosenAt.append(.min)
+            rule.anchor.append(Anchor(latitude: 0, longitude: 0, cosine: 0))
+            rule.chosenAt.append(.min)
             firstTime.append(.min)
         }
     }
@@ -114,7 +97,7 @@ struct CatalogSelection: Sendable {
 
 extension CatalogSelection {
     /// Where a device last chose its catalog regions, with the cosine of that latitude: what the refresh check reads
-    /// at every sample (``CatalogSelection/isDue(row:latitude:longitude:time:)``), in one 24-byte record (one cache line
+    /// at every sample (``RefreshRule/isDue(row:latitude:longitude:time:)``), in one 24-byte record (one cache line
     /// a sample, where a packed region and a separate array of cosines took two).
     struct Anchor: Sendable {
         var latitude: Double
@@ -159,9 +142,6 @@ extension CatalogSelection {
             return time - chosenAt >= Int64(interval * 1e6)
         }
     }
-
-    /// The refresh rule alone, for one run of the batch call (``RefreshRule``).
-    var refreshRule: RefreshRule { RefreshRule(anchor: anchor, chosenAt: chosenAt, settings: settings) }
 }
 
 /// What the selection did in one monitor (a shard), for the report's `selection` object.

@@ -99,7 +99,7 @@ extension MonitorState {
         // choice writes to the selection.
         exactRun(
             devices: devices, latitudes: latitudes, longitudes: longitudes, times: times, from: start, into: &events,
-            eventLimit: eventLimit, refresh: selection!.refreshRule)
+            eventLimit: eventLimit, refresh: selection!.rule)
     }
 
     /// The exact path's loop: evaluates samples from `start` while each belongs to a registered device and is not

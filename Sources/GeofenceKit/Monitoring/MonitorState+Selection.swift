@@ -132,7 +132,7 @@ extension MonitorState {
         let chosen = state.regions.filter { !own.contains($0.region) && catalog.includes($0.region) }
         guard chosen.count <= wanted, abs(choice.latitude) <= 90, choice.longitude.isFinite else { return false }
         selection?.setAnchor(row: row, latitude: choice.latitude, longitude: choice.longitude)
-        selection?.chosenAt[row] = choice.time
+        selection?.rule.chosenAt[row] = choice.time
         for saved in chosen {
             let slot = slots.count
             accept(
@@ -148,9 +148,9 @@ extension MonitorState {
 
     /// Where and when a device last chose, for its snapshot (`nil` without a choice).
     func lastChoice(row: Int) -> DeviceState.Choice? {
-        guard let selection, row < selection.chosenAt.count, selection.chosenAt[row] != .min else { return nil }
-        let anchor = selection.anchor[row]
-        return DeviceState.Choice(latitude: anchor.latitude, longitude: anchor.longitude, time: selection.chosenAt[row])
+        guard let rule = selection?.rule, row < rule.chosenAt.count, rule.chosenAt[row] != .min else { return nil }
+        let anchor = rule.anchor[row]
+        return DeviceState.Choice(latitude: anchor.latitude, longitude: anchor.longitude, time: rule.chosenAt[row])
     }
 
     /// Chooses again when the device has moved `refreshDistance` from where it last chose, or `refreshInterval`
@@ -160,13 +160,13 @@ extension MonitorState {
     ) {
         // Called at every sample: the check reads scalars only. Binding the catalog (its index's arrays and
         // closures) before it knew a choice was due cost a quarter of a `nearest` run in reference counting.
-        guard selection?.isDue(row: row, latitude: latitude, longitude: longitude, time: time.microseconds) == true
+        guard selection?.rule.isDue(row: row, latitude: latitude, longitude: longitude, time: time.microseconds) == true
         else { return }
         refreshSelection(device: device, row: row, latitude: latitude, longitude: longitude, time: time, into: &events)
     }
 
     /// Chooses again at this sample, which was evaluated against the regions monitored so far and at which the
-    /// device is due to (``CatalogSelection/isDue(row:latitude:longitude:time:)``): the regions no longer among the
+    /// device is due to (``RefreshRule/isDue(row:latitude:longitude:time:)``): the regions no longer among the
     /// nearest leave the device's block and the new ones register.
     mutating func refreshSelection(
         device: Int32, row: Int, latitude: Double, longitude: Double, time: Timestamp, into events: inout [GeofenceEvent]

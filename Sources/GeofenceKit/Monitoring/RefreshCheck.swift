@@ -15,16 +15,25 @@ struct NoRefresh: RefreshCheck {
     func isDue(row: Int, latitude: Double, longitude: Double, time: Int64) -> Bool { false }
 }
 
-/// The refresh rule of a ``CatalogSelection`` as a run of the batch call checks it: the rows' anchors and choice
-/// times and the settings, and not the catalog. The run holds a copy (the choice it stops for writes to the
-/// selection): this one retains two arrays of the shard's own, where a copy of the whole selection retained a dozen
-/// objects, the catalog's among them, whose counts a run's shards share (that copy's retains alone were about 1 % of
-/// a `nearest` run's samples).
+/// When the devices of a ``CatalogSelection`` choose again: where and when each last chose (by row), and the
+/// settings. The selection keeps its rule here, and a run of the batch call holds a copy of it (the choice the run
+/// stops for writes to the selection): two arrays of the shard's own retained once a run, where a copy of the
+/// whole selection retained a dozen objects, the catalog's among them, whose counts a run's shards share (that
+/// copy's retains alone were about 1 % of a `nearest` run's samples).
 struct RefreshRule: RefreshCheck {
-    let anchor: [CatalogSelection.Anchor]
-    let chosenAt: [Int64]
+    /// Where each device last chose: it chooses again once `refreshDistance` from there.
+    var anchor: [CatalogSelection.Anchor] = []
+    /// When each device last chose (microseconds; `.min` before its first choice).
+    var chosenAt: [Int64] = []
     let settings: SelectionSettings
 
+    init(settings: SelectionSettings) {
+        self.settings = settings
+    }
+
+    /// Whether the device of `row` chooses again at this sample
+    /// (``CatalogSelection/Anchor/isDue(chosenAt:latitude:longitude:time:settings:)``); never for a row without a
+    /// choice's fields.
     @inline(__always)
     func isDue(row: Int, latitude: Double, longitude: Double, time: Int64) -> Bool {
         guard row < anchor.count else { return false }
