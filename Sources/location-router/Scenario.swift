@@ -89,23 +89,35 @@ struct Scenario: Equatable {
 
     static let profiles = MonitoringProfile.allCases.map(\.rawValue)
 
-    /// Parses a `--source` / `source.kind` value.
-    static func source(from text: String) -> SourceChoice? {
+    /// Parses a `--source` / `source.kind` value, or says why it is refused.
+    static func source(from text: String) -> Result<SourceChoice, OptionRejection> {
         switch text {
-        case "random-walk": return .randomWalk
-        case "stdin": return .stdin(nil)
-        case "stdin:ndjson": return .stdin(.ndjson)
-        case "stdin:csv": return .stdin(.csv)
+        case "random-walk": return .success(.randomWalk)
+        case "stdin": return .success(.stdin(nil))
+        case "stdin:ndjson": return .success(.stdin(.ndjson))
+        case "stdin:csv": return .success(.stdin(.csv))
         default:
-            if text.hasPrefix("gpx:") {
-                // `-` is standard input, as for most tools that read files; it can be read once.
-                let paths = text.dropFirst(4).split(separator: ",").map { $0 == "-" ? "/dev/stdin" : String($0) }
-                guard !paths.isEmpty, paths.count(where: { $0 == "/dev/stdin" }) <= 1 else { return nil }
-                return .gpx(paths)
-            }
-            if text.hasPrefix("route:") { return .route(String(text.dropFirst(6))) }
-            return nil
+            if text.hasPrefix("gpx:") { return gpxSource(text.dropFirst(4)) }
+            if text.hasPrefix("route:") { return .success(.route(String(text.dropFirst(6)))) }
+            return .failure(OptionRejection(message: "must be one of \(sourceKinds)"))
         }
+    }
+
+    /// The paths of `gpx:PATH[,PATH…]`, where `-` is standard input (as for most tools that read files), which
+    /// can be read once.
+    private static func gpxSource(_ list: Substring) -> Result<SourceChoice, OptionRejection> {
+        let paths = list.split(separator: ",").map { $0 == "-" ? "/dev/stdin" : String($0) }
+        guard !paths.isEmpty else {
+            return .failure(
+                OptionRejection(message: "gpx: needs at least one path (gpx:PATH[,PATH…])", detailsOnCommandLine: true))
+        }
+        guard paths.count(where: { $0 == "/dev/stdin" }) <= 1 else {
+            return .failure(
+                OptionRejection(
+                    message: "standard input ('-' or /dev/stdin) is named more than once; it can be read only once",
+                    detailsOnCommandLine: true))
+        }
+        return .success(.gpx(paths))
     }
 
     static let partitionRule = "must be I/N with 0 ≤ I < N ≤ \(Partition.maximumCount), e.g. 0/4"

@@ -68,8 +68,15 @@ import Testing
         let fromPath = try #require(try updates(source: "gpx:\(path)", stdin: ""))
         #expect(fromPath > 413)
         #expect(try updates(source: "gpx:-", stdin: String(contentsOfFile: path, encoding: .utf8)) == fromPath)
-        // Standard input is read once: named twice, the source is refused.
-        #expect(try runExecutable(["--source", "gpx:-,-", "--no-events"], stdin: "").status == 64)
+        // Standard input is read once: named twice, the source is refused, and the message says why.
+        for twice in ["gpx:-,-", "gpx:-,/dev/stdin"] {
+            let refused = try runExecutable(["--source", twice, "--no-events"], stdin: "")
+            #expect(refused.status == 64)
+            #expect(
+                refused.err.contains("standard input ('-' or /dev/stdin) is named more than once"), "\(refused.err)")
+        }
+        let empty = try runExecutable(["--source", "gpx:", "--no-events"], stdin: "")
+        #expect(empty.status == 64 && empty.err.contains("needs at least one path"), "\(empty.err)")
     }
 
     @Test func aMissingGPXFileExits66() async {

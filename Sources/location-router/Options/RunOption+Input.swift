@@ -7,7 +7,7 @@ extension RunOption {
     static let input: [RunOption] = [
         .value(
             "--source", "<kind>", key: "source.kind",
-            .text(Scenario.sourceKinds, message: "must be one of \(Scenario.sourceKinds)") { Scenario.source(from: $0) },
+            OptionRule(expected: Scenario.sourceKinds, parse: Scenario.source(from:)),
             help: [
                 "random-walk | stdin | stdin:ndjson | stdin:csv (stdin: the format is",
                 "detected from the first line) | gpx:PATH[,PATH...] (play GPX files;",
