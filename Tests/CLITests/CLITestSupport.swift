@@ -20,10 +20,19 @@ final class CapturedOutput: Sendable {
     }
 }
 
-func runCommand(_ arguments: [String], workingDirectory: String = NSTemporaryDirectory()) async -> CapturedRun {
+/// Runs the command in `workingDirectory`, or by default in a folder of its own, removed afterwards: what the
+/// command writes by a relative path (its default outputs) never lands in the system's temporary directory.
+func runCommand(_ arguments: [String], workingDirectory: String? = nil) async -> CapturedRun {
+    let folder = workingDirectory ?? scratchFolder()
+    defer { if workingDirectory == nil { try? FileManager.default.removeItem(atPath: folder) } }
     let output = CapturedOutput()
-    let status = await CommandLineTool.run(arguments, console: output.console, workingDirectory: workingDirectory)
+    let status = await CommandLineTool.run(arguments, console: output.console, workingDirectory: folder)
     return CapturedRun(status: status, out: output.out.withLock { $0 }, err: output.err.withLock { $0 })
+}
+
+/// A ``temporaryDirectory()`` for a helper that cannot throw: a machine that cannot make one cannot run the suite.
+private func scratchFolder() -> String {
+    do { return try temporaryDirectory() } catch { fatalError("no temporary folder: \(error)") }
 }
 
 /// A fixture file's path.
@@ -52,8 +61,10 @@ func runExecutable(_ arguments: [String], stdin: String) throws -> (status: Int3
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try executablePath())
     process.arguments = arguments
-    // Away from the project folder, so that its config.json does not apply.
-    process.currentDirectoryURL = URL(fileURLWithPath: NSTemporaryDirectory())
+    // Away from the project folder, so that its config.json does not apply, in a folder removed afterwards.
+    let folder = scratchFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    process.currentDirectoryURL = URL(fileURLWithPath: folder)
     let input = Pipe()
     let output = Pipe()
     let error = Pipe()

@@ -1,5 +1,6 @@
 import Foundation
 import GeofenceKit
+import TestSupport
 import Testing
 @testable import LocationRouter
 import GeofenceFormats
@@ -51,8 +52,9 @@ import GeofenceFormats
 
     @Test func aStreamNamingMoreDevicesThanFitRejectsTheRestAndSaysWhy() async throws {
         let lines = (0..<5).map { #"{"device":"d\#($0)","lat":25.06,"lon":121.517,"time":1795248000}"# }
-        let path = try temporaryFile(lines.joined(separator: "\n") + "\n")
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = try temporaryFile(lines.joined(separator: "\n") + "\n", in: folder)
         let descriptor = open(path, O_RDONLY)
         defer { close(descriptor) }
         var input = SampleInput(descriptor: descriptor, name: "many")

@@ -1,16 +1,11 @@
 import Foundation
 import LocationRouter
+import TestSupport
 import Testing
 
 /// Outputs never damage what their path names: regular files are replaced atomically, everything else is written
 /// in place. Every path here lives in the test's own temporary folder.
 @Suite struct OutputFileTests {
-    private func folder() throws -> String {
-        let path = NSTemporaryDirectory() + "location-router-output-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     private func fileType(_ path: String, following: Bool = false) -> mode_t {
         var status = stat()
         let result = following ? stat(path, &status) : lstat(path, &status)
@@ -18,7 +13,7 @@ import Testing
     }
 
     @Test func aRegularFileIsReplacedAndNoTemporaryIsLeft() throws {
-        let directory = try folder()
+        let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/report.json"
         try OutputFile.write("old, and longer than the new text\n", to: path)
@@ -28,7 +23,7 @@ import Testing
     }
 
     @Test func aSymbolicLinkStaysALinkAndItsTargetIsWritten() throws {
-        let directory = try folder()
+        let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try FileManager.default.createDirectory(atPath: directory + "/real", withIntermediateDirectories: false)
         try "old\n".write(toFile: directory + "/real/report.json", atomically: false, encoding: .utf8)
@@ -43,7 +38,7 @@ import Testing
     }
 
     @Test func aLinkToACharacterDeviceLeavesTheDeviceAndTheLinkAlone() throws {
-        let directory = try folder()
+        let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let link = directory + "/sink"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/null")
@@ -54,7 +49,7 @@ import Testing
     }
 
     @Test func aDeviceNodeOfItsOwnSurvivesWhenTheTestMayMakeOne() throws {
-        let directory = try folder()
+        let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let node = directory + "/null"
         // A node with the null device's numbers; only root may make one (others check a link to one, above).
@@ -69,7 +64,7 @@ import Testing
     }
 
     @Test func aFIFOIsWrittenInPlaceAndItsReaderGetsTheBytes() async throws {
-        let directory = try folder()
+        let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let fifo = directory + "/pipe"
         #expect(mkfifo(fifo, 0o600) == 0)
@@ -84,7 +79,7 @@ import Testing
     }
 
     @Test func aMissingDirectoryOrALinkLoopIsAClearError() throws {
-        let directory = try folder()
+        let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         #expect(throws: OutputError.self) { try OutputFile.checkWritable(directory + "/missing/report.json") }
         try FileManager.default.createSymbolicLink(atPath: directory + "/a", withDestinationPath: "b")

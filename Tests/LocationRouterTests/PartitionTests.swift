@@ -1,5 +1,6 @@
 import Foundation
 import GeofenceKit
+import TestSupport
 import Testing
 @testable import LocationRouter
 import GeofenceFormats
@@ -108,8 +109,9 @@ import GeofenceFormats
             if step % 300 == 7 { lines.append("not json") }
             if step % 400 == 9 { lines.append(#"{"device":"bus-\#(device)","lat":25,"lon":121.5,"time":1795240000}"#) }
         }
-        let path = try temporaryFile(lines.joined(separator: "\n") + "\n")
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = try temporaryFile(lines.joined(separator: "\n") + "\n", in: folder)
         let regions = try GeoJSONRegionDecoder.decode(Array(SampleStreamTests.regionsGeoJSON.utf8))
         var descriptors: [Int32] = []
         defer { for descriptor in descriptors { close(descriptor) } }

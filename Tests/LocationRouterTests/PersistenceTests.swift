@@ -1,5 +1,6 @@
 import Foundation
 import GeofenceKit
+import TestSupport
 import Testing
 @testable import LocationRouter
 import GeofenceFormats
@@ -49,14 +50,14 @@ import GeofenceFormats
     }
 
     @Test func writingIsAtomicAndReadingAMissingFileMeansAFirstRun() throws {
-        let path = NSTemporaryDirectory() + "location-router-state-\(UUID().uuidString).ndjson"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/state.ndjson"
         #expect(try StateFile.read(path) == nil)
         try StateFile.write(Self.snapshot, to: path)
         #expect(try StateFile.read(path) == Self.snapshot)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
-            .filter { $0.hasPrefix((path as NSString).lastPathComponent + ".tmp") }
-        #expect(leftovers.isEmpty)
+        // Nothing but the file is left beside it (no temporary of the atomic write).
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["state.ndjson"])
         try Data("{\"format\":\"location-router-state\"".utf8).write(to: URL(fileURLWithPath: path))
         #expect(throws: InputError.self) { try StateFile.read(path) }
     }
@@ -72,8 +73,9 @@ import GeofenceFormats
         _ lines: ArraySlice<Substring>, settings: MonitorSettings, profile: String, statePath: String?,
         snapshotInterval: Double = 0, clock: any RunClock = .continuous
     ) async throws -> [String] {
-        let path = NSTemporaryDirectory() + "location-router-part-\(UUID().uuidString).ndjson"
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/part.ndjson"
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
         let descriptor = open(path, O_RDONLY)
         defer { close(descriptor) }
@@ -105,8 +107,9 @@ import GeofenceFormats
     ])
     func aRunStoppedAndRestartedFromItsSnapshotEqualsAnUninterruptedRun(profile: String, settings: MonitorSettings, split: Int) async throws {
         let samples = try String(contentsOfFile: try Self.fixture("samples.ndjson"), encoding: .utf8).split(separator: "\n")
-        let statePath = NSTemporaryDirectory() + "location-router-restart-\(UUID().uuidString).ndjson"
-        defer { try? FileManager.default.removeItem(atPath: statePath) }
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let statePath = folder + "/restart.ndjson"
 
         let whole = try await Self.run(samples[...], settings: settings, profile: profile, statePath: nil)
         let first = try await Self.run(samples[..<split], settings: settings, profile: profile, statePath: statePath)
@@ -123,8 +126,9 @@ import GeofenceFormats
         // With periodic snapshots the final snapshot is built from the states the shards sent when their input
         // ended; a restart from it must still equal one uninterrupted run.
         let samples = try String(contentsOfFile: try Self.fixture("samples.ndjson"), encoding: .utf8).split(separator: "\n")
-        let statePath = NSTemporaryDirectory() + "location-router-final-\(UUID().uuidString).ndjson"
-        defer { try? FileManager.default.removeItem(atPath: statePath) }
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let statePath = folder + "/final.ndjson"
         let settings = MonitoringProfile.ios.settings
         let whole = try await Self.run(samples[...], settings: settings, profile: "ios", statePath: nil)
         // The run's clock jumps to each snapshot's moment as soon as the snapshot task sleeps: snapshots follow
@@ -138,8 +142,9 @@ import GeofenceFormats
     }
 
     @Test func aSnapshotOfAnotherProfileIsRefused() async throws {
-        let statePath = NSTemporaryDirectory() + "location-router-profile-\(UUID().uuidString).ndjson"
-        defer { try? FileManager.default.removeItem(atPath: statePath) }
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let statePath = folder + "/profile.ndjson"
         try StateFile.write(StateSnapshot(profile: "android", devices: []), to: statePath)
         let samples = try String(contentsOfFile: try Self.fixture("samples.ndjson"), encoding: .utf8).split(separator: "\n")
         await #expect(throws: InputError.self) {

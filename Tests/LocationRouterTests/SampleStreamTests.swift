@@ -1,5 +1,6 @@
 import Foundation
 import GeofenceKit
+import TestSupport
 import Testing
 @testable import LocationRouter
 import GeofenceFormats
@@ -13,8 +14,9 @@ import GeofenceFormats
         """
 
     static func run(_ text: String, failOnBadInput: Bool = false, shards: Int = 2) async throws -> (RunReport, CollectingSink) {
-        let path = try temporaryFile(text)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = try temporaryFile(text, in: folder)
         let descriptor = open(path, O_RDONLY)
         defer { close(descriptor) }
         let regions = try GeoJSONRegionDecoder.decode(Array(regionsGeoJSON.utf8))

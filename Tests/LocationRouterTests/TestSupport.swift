@@ -65,9 +65,9 @@ struct ReferenceEvaluator {
     }
 }
 
-/// A temporary file holding `text`, removed by the caller.
-func temporaryFile(_ text: String, suffix: String = ".ndjson") throws -> String {
-    let path = NSTemporaryDirectory() + "location-router-\(UUID().uuidString)\(suffix)"
+/// A file holding `text` in `folder` (a test's ``temporaryDirectory()``, which the test removes).
+func temporaryFile(_ text: String, in folder: String, suffix: String = ".ndjson") throws -> String {
+    let path = folder + "/input\(suffix)"
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     return path
 }
