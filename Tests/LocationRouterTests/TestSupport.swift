@@ -66,8 +66,8 @@ struct ReferenceEvaluator {
 }
 
 /// A file holding `text` in `folder` (a test's ``temporaryDirectory()``, which the test removes).
-func temporaryFile(_ text: String, in folder: String, suffix: String = ".ndjson") throws -> String {
-    let path = folder + "/input\(suffix)"
+func temporaryFile(_ text: String, in folder: String) throws -> String {
+    let path = folder + "/input.ndjson"
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     return path
 }
