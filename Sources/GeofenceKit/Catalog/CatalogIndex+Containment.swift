@@ -30,9 +30,10 @@ extension CatalogIndex {
                     }
                 }
             } else {
-                let below = levelStarts[Int(level) - 1], belowCount = levelStarts[Int(level)] - below
-                for child in first..<min(first + Self.fanOut, belowCount)
-                where boxes[below + child].distance(to: point) <= Double(boxes[below + child].maxRadius) + slack {
+                let below = boxRange(ofLevel: Int(level) - 1)
+                for child in first..<min(first + Self.fanOut, below.count) {
+                    let candidate = boxes[below.lowerBound + child]
+                    guard candidate.distance(to: point) <= Double(candidate.maxRadius) + slack else { continue }
                     stack.append((level - 1, Int32(child)))
                 }
             }

@@ -103,6 +103,10 @@ public struct CatalogIndex: Sendable {
     /// The number of levels of boxes.
     var levelCount: Int { levelStarts.count - 1 }
 
+    /// Where level k's boxes are in ``boxes``.
+    @inline(__always)
+    func boxRange(ofLevel k: Int) -> Range<Int> { levelStarts[k]..<levelStarts[k + 1] }
+
     /// The number of regions.
     public var count: Int { records.count }
 

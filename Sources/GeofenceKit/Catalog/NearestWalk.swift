@@ -50,11 +50,11 @@ struct NearestWalk {
                 }
                 continue
             }
-            let below = index.levelStarts[level - 1], belowCount = index.levelStarts[level] - below
-            for child in box * CatalogIndex.fanOut..<min((box + 1) * CatalogIndex.fanOut, belowCount) {
+            let below = index.boxRange(ofLevel: level - 1)
+            for child in box * CatalogIndex.fanOut..<min((box + 1) * CatalogIndex.fanOut, below.count) {
                 // A lower bound, not the exact distance: the walk opens boxes in the order of any lower bound and
                 // finds the same regions (a box opened a little earlier, or one more, changes no answer).
-                let bound = boxes[below + child].lowerBound(from: lanes)
+                let bound = boxes[below.lowerBound + child].lowerBound(from: lanes)
                 if bound > worst { continue }
                 push(CatalogIndex.PendingBox(bound: bound, level: Int32(level - 1), box: Int32(child)), pending)
             }
