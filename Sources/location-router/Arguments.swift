@@ -15,6 +15,19 @@ struct Arguments {
         return tokens.count != before
     }
 
+    /// Whether an option or flag is present (`--name`, or `--name=value`), without removing it.
+    func contains(_ name: String) -> Bool {
+        tokens.contains { $0 == name || $0.hasPrefix(name + "=") }
+    }
+
+    /// A warning for each flag that turns an output off (`--no-report`) given beside the option that names the
+    /// output (`--report PATH`): the flag wins, whatever their order, and a command says so rather than silently.
+    func overriddenOutputs(_ pairs: [(off: String, on: String)]) -> [String] {
+        pairs.filter { contains($0.off) && contains($0.on) }.map {
+            "'\($0.off)' overrides '\($0.on)': nothing is written there"
+        }
+    }
+
     /// Removes a numeric option and returns its value, checked against `range` (`unit` names it in errors).
     mutating func number(_ name: String, _ unit: String, in range: ClosedRange<Double>) throws(CommandError) -> Double? {
         guard let text = try option(name) else { return nil }

@@ -87,7 +87,7 @@ enum HelpText {
           --report <path|->       Write the merged JSON report to a file, or '-' for standard output
                                   (default: merged-report.json).
           --html <path>           Also write the merged report as a self-contained HTML page.
-          --no-report             Write no merged report.
+          --no-report             Write no merged report (overrides --report).
           --threshold <expr>      Pass/fail condition on the merged report (repeatable), as for 'run'.
           --allow-missing         Merge even when some partitions' reports are absent (they are listed).
           --quiet                 Print no summary (failed thresholds still are).

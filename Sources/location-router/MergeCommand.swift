@@ -11,10 +11,13 @@ struct MergeCommand {
     private var quiet = false
     private var allowMissing = false
     private var html: String?
+    /// `--report PATH` given beside `--no-report`, which wins: said as the merge starts.
+    private var overridden: [String] = []
 
     init(arguments: [String], console: Console) throws(CommandError) {
         self.console = console
         var arguments = Arguments(arguments)
+        overridden = arguments.overriddenOutputs([("--no-report", "--report")])
         if let path = try arguments.option("--report") { output = path }
         if arguments.flag("--no-report") { output = nil }
         html = try arguments.option("--html")
@@ -32,6 +35,7 @@ struct MergeCommand {
     }
 
     func run() async throws(CommandError) -> ExitCode {
+        for warning in overridden { console.err("warning: \(warning)\n") }
         var reports: [(name: String, report: RunReport)] = []
         for file in files {
             let bytes = try Files.read(file)

@@ -9,6 +9,9 @@ struct RunCommand {
     private(set) var scenario = Scenario()
     /// `--html PATH`: the report's page.
     private(set) var htmlPath: String?
+    /// Warnings for outputs that a flag given beside them turns off (`--report` and `--no-report`), said as the run
+    /// starts.
+    private(set) var overridden: [String] = []
 
     init(arguments: [String], console: Console, workingDirectory: String) throws(CommandError) {
         self.console = console
@@ -24,12 +27,14 @@ struct RunCommand {
             }
         }
         htmlPath = try arguments.option("--html")
+        overridden = arguments.overriddenOutputs([("--no-report", "--report"), ("--no-events", "--events")])
         try scenario.apply(arguments: &arguments)
         let extra = try arguments.remaining()
         guard extra.isEmpty else { throw .usage("Unexpected argument '\(extra[0])'") }
     }
 
     func run() async throws(CommandError) -> ExitCode {
+        for warning in overridden { console.err("warning: \(warning)\n") }
         // Inputs first (regions, GPX, the state snapshot), then the outputs are checked: nothing is created or
         // truncated until everything the run reads has validated.
         var configuration = try simulationConfiguration()

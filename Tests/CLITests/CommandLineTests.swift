@@ -108,6 +108,31 @@ import Testing
         #expect(events.count == report["notificationsDelivered"] as? Int)
         #expect(events.count > 0)
     }
+
+    /// `--no-report` wins over `--report PATH` (and `--no-events` over `--events PATH`) in either order, and the
+    /// command says so; one of them alone says nothing.
+    @Test(arguments: [false, true])
+    func anOutputTurnedOffBesideItsPathIsAWarning(flagFirst: Bool) async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let paths = ["--report", directory + "/report.json", "--events", directory + "/events.ndjson"]
+        let flags = ["--no-report", "--no-events"]
+        let common = ["run", "--devices", "3", "--duration", "2", "--quiet"]
+        let run = await runCommand(common + (flagFirst ? flags + paths : paths + flags), workingDirectory: directory)
+        #expect(run.status == .success, "\(run.err)")
+        #expect(run.err.contains("warning: '--no-report' overrides '--report'"), "\(run.err)")
+        #expect(run.err.contains("warning: '--no-events' overrides '--events'"), "\(run.err)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+        let plain = await runCommand(common + ["--report", directory + "/report.json", "--no-events"])
+        #expect(plain.status == .success)
+        #expect(plain.err.isEmpty, "\(plain.err)")
+        let merge = await runCommand([
+            "merge", directory + "/report.json", "--report", directory + "/m.json", "--no-report",
+        ])
+        #expect(merge.status == .success, "\(merge.err)")
+        #expect(merge.err.contains("warning: '--no-report' overrides '--report'"), "\(merge.err)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/m.json"))
+    }
 }
 
 @Suite struct StateOptionTests {

@@ -9,7 +9,9 @@ extension RunOption {
         .value("--events", "<path|->", key: "events", OptionRule.anyText.orNull, help: [
             "Write events as NDJSON to a file, or '-' for standard output.",
         ]) { $0.events = $1 },
-        .flag("--no-events", key: nil, help: ["Count events without writing them."]) { scenario, _ in scenario.events = nil },
+        .flag("--no-events", key: nil, help: [
+            "Count events without writing them (overrides --events).",
+        ]) { scenario, _ in scenario.events = nil },
         .value("--webhook", "<url>", key: "sinks.webhook.url", .webhookURL, help: [
             "Also POST events to an http(s) URL, in JSON-array batches, with retries;",
             "each event ends delivered (2xx) or in the dead-letter file.",
@@ -29,7 +31,9 @@ extension RunOption {
             "Write the JSON report to a file, or '-' for standard output. A regular",
             "file is replaced atomically; a device or FIFO is written in place.",
         ]) { $0.report = $1 },
-        .flag("--no-report", key: nil, help: ["Write no JSON report (overrides config.json's \"report\")."]) { scenario, _ in
+        .flag("--no-report", key: nil, help: [
+            "Write no JSON report (overrides --report and config.json's \"report\").",
+        ]) { scenario, _ in
             scenario.report = nil
         },
         htmlPage,
