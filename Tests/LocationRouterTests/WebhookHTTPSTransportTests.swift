@@ -8,7 +8,7 @@ import Testing
     @Test func aTrickledBodyCannotOutlastTheTimeout() async throws {
         // A 200 head, then one body byte every 100 ms for 60 s: each byte restarts the session's own idle timeout.
         let server = try WebhookTestServer { _, _ in
-            WebhookTestServer.Response(status: 200, answer: .trickle(head: WebhookTestServer.Answer.head("Content-Length: 600\r\n"), count: 600, interval: 0.1))
+            WebhookTestServer.Response(status: 200, answer: .trickledBody(count: 600, interval: 0.1))
         }
         defer { server.stop() }
         var configuration = try WebhookConfiguration(url: server.url)
@@ -36,9 +36,7 @@ import Testing
         // request soon. (With the default 10 s timeout the test failed once in a suite run that kept it 266 s on a
         // loaded machine: most likely the request expired before the cancellation reached it.)
         let server = try WebhookTestServer { _, _ in
-            WebhookTestServer.Response(
-                status: 200,
-                answer: .trickle(head: WebhookTestServer.Answer.head("Content-Length: 6000\r\n"), count: 6_000, interval: 0.1))
+            WebhookTestServer.Response(status: 200, answer: .trickledBody(count: 6_000, interval: 0.1))
         }
         defer { server.stop() }
         var configuration = try WebhookConfiguration(url: server.url)

@@ -106,7 +106,7 @@ import Testing
     @Test func aTrickledBodyEndsAtTheDeadlineAndTheAnswerStands() async throws {
         // A complete 200 head, then a 300-byte body at one byte per 100 ms: 30 s if the sink waited for it.
         let server = try WebhookTestServer { _, _ in
-            WebhookTestServer.Response(status: 200, answer: .trickle(head: WebhookTestServer.Answer.head("Content-Length: 300\r\n"), count: 300, interval: 0.1))
+            WebhookTestServer.Response(status: 200, answer: .trickledBody(count: 300, interval: 0.1))
         }
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -123,7 +123,7 @@ import Testing
 
     @Test func theGracePeriodEndsATrickledBodyThatTheTimeoutWouldNotYet() async throws {
         let server = try WebhookTestServer { _, _ in
-            WebhookTestServer.Response(status: 200, answer: .trickle(head: WebhookTestServer.Answer.head("Content-Length: 600\r\n"), count: 600, interval: 0.1))
+            WebhookTestServer.Response(status: 200, answer: .trickledBody(count: 600, interval: 0.1))
         }
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }

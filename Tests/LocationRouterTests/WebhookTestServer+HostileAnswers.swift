@@ -20,6 +20,12 @@ extension WebhookTestServer {
         static func head(_ fields: String = "") -> [UInt8] {
             Array("HTTP/1.1 200 OK\r\n\(fields)\r\n".utf8)
         }
+
+        /// A complete 200 head announcing a body of `count` bytes, then that body one byte every `interval`
+        /// seconds: the length is written once, so the head and the body always agree.
+        static func trickledBody(count: Int, interval: Double) -> Answer {
+            .trickle(head: head("Content-Length: \(count)\r\n"), count: count, interval: interval)
+        }
     }
 
     /// Sends a hostile `answer` and watches for the client closing the connection.
