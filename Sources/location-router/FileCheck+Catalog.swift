@@ -10,12 +10,7 @@ extension FileCheck {
     /// past it fail on every device.
     mutating func warnAboutCatalog(shared: Int, limit: Int = FileCheck.smallestSlotLimit, selection: SelectionStrategy? = nil) {
         guard shared > limit, selection != .nearest else { return }
-        warnings.append(
-            InputError(
-                "a shared catalog of \(shared) regions (without a devices list, or regions.catalog) is larger than the slot limit (\(limit)); "
-                    + "under selection fileOrder (the default) every device registers them in file order and those "
-                    + "past the limit fail — use --selection nearest (monitor.selection) to monitor the nearest",
-                field: "catalog"))
+        warnings.append(InputError(Scenario.catalogPastSlotLimit(shared: shared, limit: limit), field: "catalog"))
     }
 
     /// The warnings for a config.json's generated catalog (`regions.catalog`): larger than the slot limit, or left

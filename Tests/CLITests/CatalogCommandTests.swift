@@ -50,6 +50,10 @@ import Testing
         // The default, fileOrder: every device registers the 60 stores in file order; 40 fail.
         let fileOrder = await runCommand(common + ["--report", folder + "/fileOrder.json"])
         #expect(fileOrder.status == .success, "\(fileOrder.err)")
+        // Said before the run, in check's words, and not under nearest.
+        #expect(fileOrder.err.contains("warning: a shared catalog of 60 regions"), "\(fileOrder.err)")
+        #expect(fileOrder.err.contains("larger than the slot limit (20)"), "\(fileOrder.err)")
+        #expect(!nearest.err.contains("warning"), "\(nearest.err)")
         let failed = (try Self.report(folder + "/fileOrder.json"))["failed"] as? [String: Any]
         #expect(failed?["tooManyRegions"] as? Int == 30 * 40)
     }
@@ -80,7 +84,8 @@ import Testing
     }
 
     /// Catalog options that the other inputs leave with nothing to do are warned about before the run, which goes
-    /// on as before: a generated catalog beside a region file, `nearest` or `--coverage` without a shared catalog.
+    /// on as before: a generated catalog beside a region file, `nearest` or `--coverage` without a shared catalog;
+    /// so is a catalog past the profile's slot limit under `fileOrder`.
     @Test func catalogOptionsWithNothingToDoAreWarnedAbout() async throws {
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -101,6 +106,14 @@ import Testing
         let fine = await runCommand(common + ["--catalog", "50", "--selection", "nearest", "--coverage"])
         #expect(fine.status == .success)
         #expect(!fine.err.contains("warning"), "\(fine.err)")
+        // A generated catalog past the profile's slot limit under fileOrder: each device's 21st region on fails.
+        let pastLimit = await runCommand(common + ["--catalog", "50"])
+        #expect(pastLimit.status == .success)
+        #expect(pastLimit.err.contains("warning: a shared catalog of 50 regions"), "\(pastLimit.err)")
+        #expect(pastLimit.err.contains("use --selection nearest"), "\(pastLimit.err)")
+        let android = await runCommand(common + ["--catalog", "50", "--profile", "android"])
+        #expect(android.status == .success)
+        #expect(!android.err.contains("warning"), "\(android.err)")
         let file = await runCommand(common + ["--regions", stores, "--selection", "nearest", "--coverage"])
         #expect(!file.err.contains("warning"), "\(file.err)")
     }
