@@ -47,7 +47,13 @@ extension RunReport {
             let name = path.dropFirst("selection.".count)
             return r.selection.flatMap { selection in counts.first { $0.0 == name }.map { $0.1(selection) } }
         }
-        return field
+        // Said for `nearest` alone: under fileOrder (a run with --coverage) there is nothing to count.
+        return field.summarized(104, "selection") { r, _ in
+            guard let selection = r.selection, selection.strategy == .nearest else { return nil }
+            let s = selection.summary
+            return selectionLine(
+                refreshes: s.refreshes, added: s.added, removed: s.removed, swapsPerDeviceHour: s.swapsPerDeviceHour)
+        }
     }()
 
     static let coverageField: ReportField = {
@@ -71,9 +77,19 @@ extension RunReport {
         // A ratio, which a threshold such as `coverage.ratio > 0.98` sees unrounded.
         field.exact = true
         return field.summarized(105, "coverage") { r, _ in
-            guard let c = r.coverage else { return nil }
-            return "\(SummaryFormat.decimal(c.ratio * 100, 2)) % of \(SummaryFormat.grouped(c.transitions)) catalog "
-                + "transitions reported (\(SummaryFormat.grouped(c.late)) late), \(SummaryFormat.grouped(c.missed)) missed"
+            r.coverage.map { coverageLine(ratio: $0.ratio, transitions: $0.transitions, late: $0.late, missed: $0.missed) }
         }
     }()
+
+    /// The summary's `selection` line under `nearest`, on standard error and on the report's page.
+    public static func selectionLine(refreshes: Int, added: Int, removed: Int, swapsPerDeviceHour: Double) -> String {
+        "nearest · \(SummaryFormat.grouped(refreshes)) refreshes · \(SummaryFormat.grouped(added)) added · "
+            + "\(SummaryFormat.grouped(removed)) removed · \(SummaryFormat.decimal(swapsPerDeviceHour, 1)) swaps per device-hour"
+    }
+
+    /// The summary's `coverage` line, on standard error and on the report's page.
+    public static func coverageLine(ratio: Double, transitions: Int, late: Int, missed: Int) -> String {
+        "\(SummaryFormat.decimal(ratio * 100, 2)) % of \(SummaryFormat.grouped(transitions)) catalog "
+            + "transitions reported (\(SummaryFormat.grouped(late)) late), \(SummaryFormat.grouped(missed)) missed"
+    }
 }

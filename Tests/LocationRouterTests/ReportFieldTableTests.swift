@@ -66,8 +66,10 @@ struct ReportFieldTableTests {
         let rows = report.summaryRows(eventsDestination: "-")
         #expect(rows.map(\.label) == [
             "devices", "regions", "updates", "throughput", "events", "suppressed", "delivery", "failed", "delivered",
-            "rejected", "latency ms", "coverage", "webhook", "peak memory",
+            "rejected", "latency ms", "selection", "coverage", "webhook", "peak memory",
         ])
+        // 90 removed over 7,200 device-seconds: 45 a device-hour.
+        #expect(rows.first { $0.label == "selection" }?.text == "nearest · 40 refreshes · 90 added · 90 removed · 45.0 swaps per device-hour")
         #expect(rows.first { $0.label == "delivered" }?.text == "233 to stdout, dropped 0")
         #expect(rows.first { $0.label == "webhook" }?.text == "230 delivered in 12 requests, 3 retries, 3 dead-lettered")
     }
@@ -75,8 +77,11 @@ struct ReportFieldTableTests {
     @Test func rowsWithNothingToSayAreLeftOut() {
         var report = ThresholdTests.report()
         report.failures = [:]
+        report.selection = SelectionReport(strategy: .fileOrder, summary: SelectionSummary(deviceSeconds: 60))
         let labels = report.summaryRows(eventsDestination: nil).map(\.label)
         #expect(!labels.contains("failed") && !labels.contains("suppressed") && !labels.contains("webhook"))
+        // A fileOrder run (with --coverage) has a selection object and nothing to say of it.
+        #expect(!labels.contains("selection"))
     }
 
     @Test func theReportIsItsMembersAsOneObject() {

@@ -73,6 +73,22 @@ import Testing
         #expect(outline.attributes.filter { $0.element == "tr" && $0.name == "class" && $0.value == "pass" }.count == 1)
         #expect(outline.attributes.filter { $0.element == "tr" && $0.name == "class" && $0.value == "fail" }.count == 1)
         #expect(page.contains("1 of 2 thresholds failed"))
+        // No shared catalog: no selection or coverage row.
+        #expect(!page.contains("<th>selection</th>") && !page.contains("<th>coverage</th>"))
+    }
+
+    /// A run that chose from a catalog shows its selection and coverage lines in the words of standard error's,
+    /// before peak memory as there.
+    @Test func theSummaryHasTheCatalogsLines() throws {
+        let report = ReportFieldTableTests.report()
+        let page = try ReportPage.render(reportJSON: report.json)
+        let rows = report.summaryRows(eventsDestination: nil)
+        let selection = try #require(rows.first { $0.label == "selection" }?.text)
+        let coverage = try #require(rows.first { $0.label == "coverage" }?.text)
+        #expect(coverage == "97.00 % of 300 catalog transitions reported (12 late), 9 missed")
+        let cells = [selection, coverage].map { "<td>\($0)</td>" }
+        let positions = try (cells + ["<th>peak memory</th>"]).map { try #require(page.range(of: $0), "\($0)").lowerBound }
+        #expect(positions == positions.sorted())
     }
 
     @Test func mapShapesLieWhereTheirCoordinatesAre() throws {

@@ -95,6 +95,23 @@ public enum ReportPage {
         if report["suppressed"]?.number("background") ?? 0 > 0 {
             rows.insert(("suppressed", PageText.grouped(report["suppressed"]?.number("background") ?? 0) + " in the background (whenInUse)"), at: 5)
         }
+        // In the words of standard error's lines, before peak memory as there. A count too large for an `Int` (a
+        // report edited by hand) reads as 0 rather than stopping the page.
+        func count(_ object: JSONValue, _ key: String) -> Int { Int(exactly: object.number(key).rounded()) ?? 0 }
+        var catalogRows: [(String, String)] = []
+        if let selection = report["selection"], selection["strategy"]?.stringValue == "nearest" {
+            let line = RunReport.selectionLine(
+                refreshes: count(selection, "refreshes"), added: count(selection, "added"),
+                removed: count(selection, "removed"), swapsPerDeviceHour: selection.number("swapsPerDeviceHour"))
+            catalogRows.append(("selection", PageText.escape(line)))
+        }
+        if let coverage = report["coverage"] {
+            let line = RunReport.coverageLine(
+                ratio: coverage.number("ratio"), transitions: count(coverage, "transitions"),
+                late: count(coverage, "late"), missed: count(coverage, "missed"))
+            catalogRows.append(("coverage", PageText.escape(line)))
+        }
+        rows.insert(contentsOf: catalogRows, at: rows.count - 1)
         if let webhook = report["webhook"] {
             rows.append(("webhook", "\(PageText.grouped(webhook.number("delivered"))) delivered in \(PageText.grouped(webhook.number("deliveredRequests"))) requests, \(PageText.grouped(webhook.number("retries"))) retries, \(PageText.grouped(webhook.number("deadLettered"))) dead-lettered"))
         }
