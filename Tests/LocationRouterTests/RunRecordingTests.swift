@@ -86,6 +86,28 @@ import GeofenceFormats
         #expect(map.regions.contains { ($0.fired ?? 0) > 0 })
     }
 
+    /// A generated catalog gives no device regions of its own: the map draws the catalog regions the sampled devices
+    /// fired, each with how often they fired it.
+    @Test func aGeneratedCatalogsMapDrawsTheRegionsTheSampledDevicesFired() async throws {
+        let configuration = CatalogRunTests.configuration(strategy: .nearest, slots: 5)
+        let sink = CollectingSink()
+        let report = try await Simulation(configuration: configuration, sink: sink).run()
+        let map = try #require(report.recording?.map)
+        let sampled = Set(map.tracks.map(\.device))
+        #expect(sampled.count == 40)
+        var fires: [String: Int] = [:]
+        for line in sink.lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            if ["enter", "exit", "dwell"].contains(object["event"] as? String), sampled.contains(object["device"] as? String ?? "") {
+                fires[object["region"] as? String ?? "", default: 0] += 1
+            }
+        }
+        #expect(map.regionsSource == "sampledDevicesCatalog")
+        #expect(map.regionsTotal == 400)
+        #expect(!fires.isEmpty && fires.count <= RunMap.generatedRegionLimit)
+        #expect(Dictionary(uniqueKeysWithValues: map.regions.map { ($0.id, $0.fired ?? 0) }) == fires)
+    }
+
     @Test func timeSeriesCoarsenInsteadOfGrowing() {
         var series = TimeSeries(width: 10, limit: 8)
         for position in stride(from: Int64(0), to: 1_000, by: 5) { series.addUpdates(1, at: position) }

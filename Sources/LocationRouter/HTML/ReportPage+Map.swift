@@ -100,7 +100,12 @@ extension ReportPage {
         legend += "<li><span class=\"swatch\" style=\"background:#ef6c00;opacity:0.1\"></span>region, rarely fired</li>"
         legend += "<li><span class=\"swatch\" style=\"background:#ef6c00;opacity:0.3\"></span>region, fired most (\(PageText.grouped(maxFired))×)</li></ul>"
         let sampled = "\(PageText.grouped(Double(tracks.count))) of \(PageText.grouped(map.number("devicesTotal"))) devices"
-        let source = map["regionsSource"]?.stringValue == "sampledDevices" ? "the generated regions of the first sampled devices" : "regions of the file, the most fired first"
+        let source =
+            switch map["regionsSource"]?.stringValue {
+            case "sampledDevices": "the generated regions of the first sampled devices"
+            case "sampledDevicesCatalog": "the generated catalog's regions the sampled devices fired, the most fired first"
+            default: "regions of the file, the most fired first"
+            }
         let note = """
             <p class="note">Tracks of \(sampled) (a seeded sample, seed \(PageText.escape(map["sampleSeed"]?.numberText ?? "?")); \
             thinned to at most \(PageText.grouped(Double(tracks.map { $0["latLonSeconds"]?.items.count ?? 0 }.max() ?? 0))) points each) \

@@ -28,15 +28,16 @@ public struct RunMap: Sendable {
     }
 
     /// At most this many regions are drawn: a region file's (its most fired when it has more), or the
-    /// generated regions of the first sampled devices (fewer, as each device's regions overlap the others').
+    /// generated regions of the first sampled devices, or a generated catalog's regions that they fired, the most
+    /// fired first (fewer, as each device's regions overlap the others').
     public static let regionLimit = 2_000
     public static let generatedRegionLimit = 600
 
     public var regions: [Region] = []
     /// Regions defined in the run, drawn or not.
     public var regionsTotal = 0
-    /// Where region selection came from: `"file"` (a region file) or `"sampledDevices"` (generated regions of
-    /// the sampled devices).
+    /// Where region selection came from: `"file"` (a region file), `"sampledDevices"` (generated regions of
+    /// the sampled devices) or `"sampledDevicesCatalog"` (the regions of a generated catalog that they fired).
     public var regionsSource = "file"
     public var tracks: [Track] = []
     public var events: [Event] = []
@@ -83,6 +84,15 @@ extension RunMap {
                 order = Array(order.prefix(Self.regionLimit)).sorted()
             }
             self.regions = order.map { Region(id: regions[$0].id, geometry: regions[$0].geometry, fired: fired($0)) }
+        } else if case .catalog = wiring.regionNames, let catalog = wiring.catalog {
+            // A generated catalog: no device has regions of its own, so the map draws the catalog's regions that the
+            // sampled devices fired, the most fired first.
+            regionsSource = "sampledDevicesCatalog"
+            regionsTotal = catalog.index.count
+            let fires = sampled.reduce(into: [Int32: Int]()) { fires, track in fires.merge(track.fires, uniquingKeysWith: +) }
+            self.regions = fires.sorted { ($0.value, -$0.key) > ($1.value, -$1.key) }.prefix(Self.generatedRegionLimit)
+                .sorted { $0.key < $1.key }
+                .map { Region(id: wiring.regionNames.name(of: $0.key), geometry: catalog.region($0.key).geometry, fired: $0.value) }
         } else {
             regionsSource = "sampledDevices"
             regionsTotal = wiring.regionCount(devices: devices)
