@@ -111,7 +111,7 @@ public enum ReportPage {
                 late: count(coverage, "late"), missed: count(coverage, "missed"))
             catalogRows.append(("coverage", PageText.escape(line)))
         }
-        rows.insert(contentsOf: catalogRows, at: rows.count - 1)
+        rows.insert(contentsOf: catalogRows, at: rows.firstIndex { $0.0 == "peak memory" } ?? rows.count)
         if let webhook = report["webhook"] {
             rows.append(("webhook", "\(PageText.grouped(webhook.number("delivered"))) delivered in \(PageText.grouped(webhook.number("deliveredRequests"))) requests, \(PageText.grouped(webhook.number("retries"))) retries, \(PageText.grouped(webhook.number("deadLettered"))) dead-lettered"))
         }
