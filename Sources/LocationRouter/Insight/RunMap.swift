@@ -88,7 +88,7 @@ extension RunMap {
             // A generated catalog: no device has regions of its own, so the map draws the catalog's regions that the
             // sampled devices fired, the most fired first.
             regionsSource = "sampledDevicesCatalog"
-            regionsTotal = catalog.index.count
+            regionsTotal = wiring.regionCount(devices: devices)
             let fires = sampled.reduce(into: [Int32: Int]()) { fires, track in fires.merge(track.fires, uniquingKeysWith: +) }
             self.regions = fires.sorted { ($0.value, -$0.key) > ($1.value, -$1.key) }.prefix(Self.generatedRegionLimit)
                 .sorted { $0.key < $1.key }
