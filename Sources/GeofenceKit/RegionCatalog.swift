@@ -68,6 +68,12 @@ public struct RegionCatalog: Sendable {
     /// How many regions have no `devices` list: the catalog every device may monitor.
     public var sharedCount: Int { everyDevice.count }
 
+    /// The shared catalog's regions, in file order.
+    public var sharedRegions: some Collection<Region> { everyDevice.lazy.map { self.regions[Int($0)] } }
+
+    /// Each device listed by a region, and how many regions list it (its own regions).
+    public var ownRegionCounts: [(device: String, count: Int)] { byDevice.map { ($0.key.string, $0.value.count) } }
+
     /// Whether the region at `index` (file order) belongs to the shared catalog.
     public func isShared(_ index: Int32) -> Bool {
         index >= 0 && Int(index) < regions.count && regions[Int(index)].devices == nil

@@ -7,10 +7,17 @@ extension FileCheck {
     static let smallestSlotLimit = MonitoringProfile.allCases.map(\.settings.slotLimit).min() ?? 20
 
     /// Warns when `shared` regions (no `devices`) exceed the slot limit `limit`: registered in file order, those
-    /// past it fail on every device.
-    mutating func warnAboutCatalog(shared: Int, limit: Int = FileCheck.smallestSlotLimit, selection: SelectionStrategy? = nil) {
-        guard shared > limit, selection != .nearest else { return }
-        warnings.append(InputError(Scenario.catalogPastSlotLimit(shared: shared, limit: limit), field: "catalog"))
+    /// past it fail on every device; or, below it, when they do with a device's own regions (`ownCounts`).
+    mutating func warnAboutCatalog(
+        shared: Int, ownCounts: [(device: String, count: Int)] = [], limit: Int = FileCheck.smallestSlotLimit,
+        selection: SelectionStrategy? = nil
+    ) {
+        guard selection != .nearest else { return }
+        if shared > limit {
+            warnings.append(InputError(Scenario.catalogPastSlotLimit(shared: shared, limit: limit), field: "catalog"))
+        } else if let past = Scenario.devicesPastSlotLimit(ownCounts: ownCounts, shared: shared, limit: limit) {
+            warnings.append(InputError(past, field: "catalog"))
+        }
     }
 
     /// The warnings for a config.json's generated catalog (`regions.catalog`): larger than the slot limit, or left

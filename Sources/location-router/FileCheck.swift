@@ -77,10 +77,15 @@ struct FileCheck {
         var circles = 0
         var polygons = 0
         var shared = 0
+        var own: [String: Int] = [:]
         do {
             let failure = try Files.decodeRegions(path, warnings: &result.warnings) { region in
                 if case .circle = region.geometry { circles += 1 } else { polygons += 1 }
-                if region.devices == nil { shared += 1 }
+                if let devices = region.devices {
+                    for device in devices { own[device, default: 0] += 1 }
+                } else {
+                    shared += 1
+                }
             }
             if let failure {
                 result.errors = [failure]
@@ -95,7 +100,7 @@ struct FileCheck {
             ("regions", "\(count)"), ("circles", "\(circles)"), ("polygons", "\(polygons)"), ("shared", "\(shared)"),
         ]
         result.summary = "\(count) regions (\(circles) circles, \(polygons) polygons)"
-        result.warnAboutCatalog(shared: shared)
+        result.warnAboutCatalog(shared: shared, ownCounts: own.map { ($0.key, $0.value) })
         return result
     }
 

@@ -61,7 +61,8 @@ enum HelpText {
                                   the antimeridian or closed over a pole; an ambiguous ring is an error.
                                   A shared catalog (regions without devices, or a config's
                                   regions.catalog) larger than the slot limit is a warning, unless the
-                                  config chooses selection nearest.
+                                  config chooses selection nearest; so is a smaller one that a device's
+                                  own regions (those listing it) take past the limit.
 
         OPTIONS:
           --json                  One JSON object per file and line, for scripts.

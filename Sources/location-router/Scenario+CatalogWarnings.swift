@@ -9,8 +9,16 @@ extension Scenario {
         var warnings = ignoredCatalogWarning.map { [$0] } ?? []
         let shared = regionFile?.sharedCount ?? (isRandomWalk ? walk.catalog?.count ?? 0 : 0)
         guard shared == 0 else {
-            if selection.strategy == .fileOrder && shared > settings.slotLimit {
+            switch selection.strategy {
+            case .fileOrder where shared > settings.slotLimit:
                 warnings.append(Self.catalogPastSlotLimit(shared: shared, limit: settings.slotLimit))
+            case .fileOrder:
+                let own = regionFile?.ownRegionCounts ?? []
+                if let past = Self.devicesPastSlotLimit(ownCounts: own, shared: shared, limit: settings.slotLimit) {
+                    warnings.append(past)
+                }
+            case .nearest:
+                if let regionFile, let never = neverChosenWarning(regionFile) { warnings.append(never) }
             }
             return warnings
         }
@@ -33,6 +41,58 @@ extension Scenario {
         "a shared catalog of \(shared) regions (without a devices list, or regions.catalog) is larger than the slot limit (\(limit)); "
             + "under selection fileOrder (the default) every device registers them in file order and those "
             + "past the limit fail — use --selection nearest (monitor.selection) to monitor the nearest"
+    }
+
+    /// Why devices whose own regions and a shared catalog of `shared` (no larger than `limit`) pass the slot limit
+    /// `limit` are worth a warning under `fileOrder`: those past it fail on each such device (`run` and `check`
+    /// say it in these words); `nil` when no device passes it. The device named is the one with the most own
+    /// regions (the first by name among equals).
+    static func devicesPastSlotLimit(
+        ownCounts: some Sequence<(device: String, count: Int)>, shared: Int, limit: Int
+    ) -> String? {
+        guard shared > 0 else { return nil }
+        var past = 0
+        var most: (device: String, count: Int)?
+        for entry in ownCounts where entry.count + shared > limit {
+            past += 1
+            if let best = most, (best.count, entry.device) >= (entry.count, best.device) { continue }
+            most = entry
+        }
+        guard let most else { return nil }
+        let (devices, own, they) = past == 1 ? ("1 device registers", "its", "it registers") : ("\(past) devices register", "their", "they register")
+        return "\(devices) more regions than the slot limit (\(limit)), \(own) own and the shared catalog's \(shared) "
+            + "(\(most.device): \(most.count) + \(shared) = \(most.count + shared)); under selection fileOrder (the "
+            + "default) \(they) them in file order and those past the limit fail — use --selection nearest "
+            + "(monitor.selection) to give the slots left after a device's own regions to the nearest"
+    }
+
+    /// Under `nearest`, the shared regions of `file` that no choice can take because the profile would refuse them
+    /// (polygons where it monitors circles only, regions larger than its maximum radius), said before the run
+    /// rather than a catalog that silently loses them; `nil` when there are none.
+    func neverChosenWarning(_ file: RegionCatalog) -> String? {
+        let admission = CatalogAdmission(settings)
+        var polygons = 0
+        var large = 0
+        for region in file.sharedRegions where !admission.admits(region.geometry) {
+            if case .polygon = region.geometry, !admission.polygons { polygons += 1 } else { large += 1 }
+        }
+        guard polygons + large > 0 else { return nil }
+        var reasons: [String] = []
+        if polygons > 0 {
+            reasons.append(
+                "\(polygons) polygon\(polygons == 1 ? "" : "s") (profile \(profile) monitors circles only: "
+                    + "--polygons enclosingCircle or monitor (monitor.polygons) makes \(polygons == 1 ? "it a candidate" : "them candidates"))")
+        }
+        if large > 0, let maximum = settings.maximumRadius {
+            reasons.append(
+                "\(large) larger than the maximum radius (\(Int(maximum)) m, monitor.maximumRadius)")
+        }
+        let never = polygons + large
+        let which =
+            never < file.sharedCount
+            ? "\(never) of the shared catalog's \(file.sharedCount) regions \(never == 1 ? "is" : "are")"
+            : never == 1 ? "the shared catalog's one region is" : "all \(never) regions of the shared catalog are"
+        return "under selection nearest \(which) never chosen: \(reasons.joined(separator: "; "))"
     }
 
     /// Whether the samples come from the seeded random walk, the one source a generated catalog serves.

@@ -118,6 +118,61 @@ import Testing
         #expect(!file.err.contains("warning"), "\(file.err)")
     }
 
+    /// A catalog within the slot limit can still pass it with a device's own regions (under `fileOrder`), and under
+    /// `nearest` catalog regions the profile refuses are never chosen: both said before the run (`check` says the
+    /// first too), and neither where it does not apply.
+    @Test func ownRegionsBesideACatalogAndRegionsNeverChosenAreWarnedAbout() async throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let stores = try String(contentsOfFile: Self.catalogFile(18, in: folder), encoding: .utf8).dropLast(2)
+        func own(_ id: String, _ device: String) -> String {
+            #",{"type":"Feature","id":"\#(id)","geometry":{"type":"Point","coordinates":[121.6,25.1]},"properties":{"radius":50,"devices":["\#(device)"]}}"#
+        }
+        // device-0 has 5 regions of its own (5 + 18 = 23: 3 fail); device-1 has 2 (20: none fails).
+        let mixed = folder + "/mixed.geojson"
+        let owned = (0..<5).map { own("home-\($0)", "device-0") } + (0..<2).map { own("work-\($0)", "device-1") }
+        try Data((stores + owned.joined() + "]}").utf8).write(to: URL(fileURLWithPath: mixed))
+        let common = ["run", "--devices", "2", "--duration", "10", "--no-events", "--quiet"]
+        let fileOrder = await runCommand(common + ["--regions", mixed, "--report", folder + "/r.json"])
+        #expect(fileOrder.status == .success, "\(fileOrder.err)")
+        let past = "1 device registers more regions than the slot limit (20), its own and the shared catalog's 18 (device-0: 5 + 18 = 23)"
+        #expect(fileOrder.err.contains("warning: " + past), "\(fileOrder.err)")
+        #expect(fileOrder.err.contains("use --selection nearest"), "\(fileOrder.err)")
+        #expect(((try Self.report(folder + "/r.json"))["failed"] as? [String: Any])?["tooManyRegions"] as? Int == 3)
+        let check = await runCommand(["check", mixed])
+        #expect(check.status == .success)
+        #expect(check.out.contains(past), "\(check.out)")
+        let nearest = await runCommand(common + ["--regions", mixed, "--selection", "nearest", "--no-report"])
+        #expect(!nearest.err.contains("warning"), "\(nearest.err)")
+        // Two devices past the limit: the one named has the most own regions.
+        let more = folder + "/more.geojson"
+        try Data((stores + (owned + (0..<3).map { own("gym-\($0)", "device-1") }).joined() + "]}").utf8)
+            .write(to: URL(fileURLWithPath: more))
+        #expect((await runCommand(["check", more])).out.contains("2 devices register more regions than the slot limit (20), their own and the shared catalog's 18 (device-0: 5 + 18 = 23)"))
+
+        // Under nearest: two polygons ios cannot monitor, and the 18 stores of 120 m past a maximum radius of 110 m.
+        let parks = folder + "/parks.geojson"
+        func park(_ k: Int) -> String {
+            let west = 121.56 + Double(k) * 0.01
+            return #",{"type":"Feature","id":"park-\#(k)","geometry":{"type":"Polygon","coordinates":[[[\#(west),25.03],[\#(west + 0.002),25.03],[\#(west + 0.002),25.032],[\#(west),25.032],[\#(west),25.03]]]},"properties":{}}"#
+        }
+        try Data((String(stores) + park(0) + park(1) + "]}").utf8).write(to: URL(fileURLWithPath: parks))
+        let choosing = common + ["--regions", parks, "--selection", "nearest", "--no-report"]
+        let ios = await runCommand(choosing + ["--profile", "ios"])
+        #expect(ios.status == .success, "\(ios.err)")
+        #expect(ios.err.contains(
+            "warning: under selection nearest 2 of the shared catalog's 20 regions are never chosen: 2 polygons (profile ios monitors circles only: --polygons enclosingCircle"), "\(ios.err)")
+        for fine in [["--profile", "ios", "--polygons", "enclosingCircle"], ["--profile", "exact"]] {
+            let run = await runCommand(choosing + fine)
+            #expect(!run.err.contains("warning"), "\(fine): \(run.err)")
+        }
+        let config = folder + "/config.json"
+        try Data(#"{"monitor":{"maximumRadius":110}}"#.utf8).write(to: URL(fileURLWithPath: config))
+        let large = await runCommand(choosing + ["--config", config])
+        #expect(large.err.contains(
+            "warning: under selection nearest 18 of the shared catalog's 20 regions are never chosen: 18 larger than the maximum radius (110 m, monitor.maximumRadius)"), "\(large.err)")
+    }
+
     @Test(arguments: [
         (["--selection", "closest"], ExitCode.usage),
         (["--refresh-distance", "0"], .usage),

@@ -171,7 +171,8 @@ import GeofenceKit
         ("é,95,2,0", .invalidCoordinate, "lat", 3, "lat 95.0 is out of range"),
         ("a,1,200,0", .invalidCoordinate, "lon", 5, "out of range"),
         ("a,1,2,2026-11-21T25:00:00Z", .invalidTime, "time", 7, "hour 25"),
-        ("a,1,2,soon", .invalidTime, "time", 7, "not a number of Unix seconds"),
+        ("a,1,2,soon", .invalidTime, "time", 7, "\"soon\" is neither an ISO-8601 time"),
+        ("a,1,2,21/11/2026 08:00:01", .invalidTime, "time", 7, "nor a number of Unix seconds"),
         ("a,1,2,0,-1", .invalidAccuracy, "accuracy", 9, "≥ 0"),
         ("a,1,2,0,inf", .invalidAccuracy, "accuracy", 9, "is not a number"),
     ]

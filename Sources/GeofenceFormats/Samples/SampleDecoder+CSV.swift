@@ -131,7 +131,8 @@ extension SampleDecoder {
     /// A CSV time: ISO-8601 when it has the date's `-` at index 4 (`2026-…`), else Unix seconds.
     static func parseTime(_ text: UnsafeBufferPointer<UInt8>) throws(InputError) -> Timestamp {
         if text.count >= 10, text[4] == UInt8(ascii: "-") { return try Timestamp.parseISO8601(text) }
-        return try Timestamp.parseUnixSeconds(text)
+        return try Timestamp.parseUnixSeconds(
+            text, alternative: "an ISO-8601 time (YYYY-MM-DDThh:mm:ss[.fraction]Z or ±hh:mm)")
     }
 
     /// A CSV number: JSON's number syntax, also allowing a leading `+`; `nil` otherwise (NaN and inf included).

@@ -8,20 +8,25 @@ extension Timestamp {
     /// The digits are converted in decimal, never through a `Double`, so `1795248001.000001` keeps its last
     /// microsecond; more fraction digits are rounded half away from zero (as ``Timestamp/init(seconds:)`` does).
     /// A leading `+` and leading zeros are tolerated for CSV files; the result must lie in ``textRange``.
+    /// - Parameter alternative: what else the caller would have read in that place (`an ISO-8601 time`), named by
+    ///   the message when the text is not a number.
     /// - Throws: ``InputError`` whose message says what is wrong; the caller adds line, column and field.
-    public static func parseUnixSeconds(_ text: UnsafeBufferPointer<UInt8>) throws(InputError) -> Timestamp {
+    public static func parseUnixSeconds(
+        _ text: UnsafeBufferPointer<UInt8>, alternative: String? = nil
+    ) throws(InputError) -> Timestamp {
         switch unixMicroseconds(text) {
         case .microseconds(let microseconds):
             return Timestamp(microseconds: microseconds)
         case .notANumber:
-            throw InputError("\(quoted(text)) is not a number of Unix seconds")
+            guard let alternative else { throw InputError("\(quoted(text)) is not a number of Unix seconds") }
+            throw InputError("\(quoted(text)) is neither \(alternative) nor a number of Unix seconds")
         case .outOfRange:
             throw InputError(
                 "Unix time \(quoted(text)) is outside years 0000–9999 (milliseconds sent as seconds?)")
         }
     }
 
-    /// Parses Unix seconds from text; see ``parseUnixSeconds(_:)-(UnsafeBufferPointer<UInt8>)``.
+    /// Parses Unix seconds from text; see ``parseUnixSeconds(_:alternative:)``.
     public static func parseUnixSeconds(_ text: String) throws(InputError) -> Timestamp {
         var text = text
         let result = text.withUTF8 { bytes -> Result<Timestamp, InputError> in
@@ -33,7 +38,7 @@ extension Timestamp {
     /// Whole Unix seconds of 1 to 12 digits starting at `start` of a line, read in place, and the offset after
     /// them; `nil` when there are no such digits or the time is outside ``textRange``. The caller checks that the
     /// number ends there (a `.` or an `e` after the digits is a number to read through
-    /// ``parseUnixSeconds(_:)-(UnsafeBufferPointer<UInt8>)``). The value is the one that function gives.
+    /// ``parseUnixSeconds(_:alternative:)``). The value is the one that function gives.
     @inline(__always)
     static func wholeUnixSeconds(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> (Timestamp, end: Int)? {
         let count = bytes.count

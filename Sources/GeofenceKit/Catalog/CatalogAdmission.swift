@@ -20,4 +20,12 @@ public struct CatalogAdmission: Sendable, Equatable {
     public init(_ settings: MonitorSettings) {
         self.init(maximumRadius: settings.maximumRadius, polygons: settings.polygons != .refuse)
     }
+
+    /// Whether a region of this shape is accepted (the rule the index applies to its entries).
+    public func admits(_ geometry: RegionGeometry) -> Bool {
+        switch geometry {
+        case .circle(let circle): maximumRadius.map { circle.radius <= $0 } ?? true
+        case .polygon(let polygon): polygons && (maximumRadius.map { polygon.halfExtent <= $0 } ?? true)
+        }
+    }
 }
