@@ -33,6 +33,19 @@ enum Files {
         return catalog.build()
     }
 
+    /// The most warnings about a regions file that `run` and `serve` print; `check` lists them all.
+    static let maxPrintedRegionWarnings = 20
+
+    /// Prints `warnings` about the regions file `path` to standard error, the first
+    /// ``maxPrintedRegionWarnings`` of them and then how many more there are (a file of ten thousand polygons
+    /// across ±180° would otherwise print ten thousand lines before the run).
+    static func printRegionWarnings(_ warnings: [InputError], of path: String, to console: Console) {
+        for warning in warnings.prefix(maxPrintedRegionWarnings) { console.err("warning: \(warning.in(file: path))\n") }
+        let more = warnings.count - maxPrintedRegionWarnings
+        guard more > 0 else { return }
+        console.err("warning: \(path): \(more) more warning\(more == 1 ? " is" : "s are") not listed (location-router check \(path) lists them all)\n")
+    }
+
     /// Like ``regions(_:warnings:each:)``, but returns the decoding error (with its line and column) instead of
     /// throwing it. - Throws: exit 66 when the file cannot be read.
     static func decodeRegions(

@@ -37,7 +37,7 @@ extension RunCommand {
         if let path = scenario.regionsFile {
             var warnings: [InputError] = []
             let decoded = try Files.regionCatalog(path, warnings: &warnings)
-            for warning in warnings { console.err("warning: \(warning.in(file: path))\n") }
+            Files.printRegionWarnings(warnings, of: path, to: console)
             catalog = decoded
         }
         for warning in scenario.catalogWarnings(regionFile: catalog) { console.err("warning: \(warning)\n") }

@@ -58,7 +58,7 @@ struct ServeCommand {
     func run() async throws(CommandError) -> ExitCode {
         var warnings: [InputError] = []
         let catalog = try Files.regionCatalog(regionsPath, warnings: &warnings)
-        for warning in warnings { console.err("warning: \(warning.in(file: regionsPath))\n") }
+        Files.printRegionWarnings(warnings, of: regionsPath, to: console)
         let service = ReferenceService(
             catalog: catalog, settings: profile.settings, webhook: webhook, drop: drop, delay: delay, delayShare: delayShare,
             seed: seed)

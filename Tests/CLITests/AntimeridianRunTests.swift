@@ -55,6 +55,30 @@ import GeofenceKit
         #expect(run.out.contains("winds once around the North Pole"), "\(run.out)")
     }
 
+    /// Many polygons across ±180° (the islands of Fiji): `run` prints the first warnings and how many more there
+    /// are, not a line per polygon before its summary; `check` lists them all.
+    @Test func aRunListsTheFirstRegionWarningsAndCountsTheRest() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let count = Files.maxPrintedRegionWarnings + 5
+        let islands = (0..<count).map { k in
+            let south = -17.0 + Double(k) * 0.01
+            return Self.polygon("island-\(k)", "[[[179.999,\(south)],[-179.999,\(south)],[-179.999,\(south + 0.005)],[179.999,\(south + 0.005)],[179.999,\(south)]]]")
+        }
+        try "{\"type\":\"FeatureCollection\",\"features\":[\(islands.joined(separator: ","))]}"
+            .write(toFile: directory + "/fiji.geojson", atomically: true, encoding: .utf8)
+        let run = await runCommand([
+            "--regions", directory + "/fiji.geojson", "--devices", "1", "--duration", "1", "--no-events", "--no-report",
+            "--quiet",
+        ])
+        #expect(run.status == .success, "\(run.err)")
+        let lines = run.err.split(separator: "\n")
+        #expect(lines.filter { $0.contains("split at ±180°") }.count == Files.maxPrintedRegionWarnings, "\(run.err)")
+        #expect(lines.contains("warning: \(directory)/fiji.geojson: 5 more warnings are not listed (location-router check \(directory)/fiji.geojson lists them all)"), "\(run.err)")
+        let check = await runCommand(["check", directory + "/fiji.geojson"])
+        #expect(check.out.split(separator: "\n").filter { $0.contains("split at ±180°") }.count == count, "\(check.out)")
+    }
+
     @Test func anAmbiguousRingIsRefusedWithExit65() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
