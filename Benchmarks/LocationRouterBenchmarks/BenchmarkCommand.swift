@@ -25,8 +25,9 @@ enum BenchmarkCommand {
           --write-files <dir>
                             Writes the files workload (regions.geojson: 200,000 circles bound to 10,000
                             devices; samples.csv and samples.ndjson: 1,000,000 full-precision samples over
-                            100 time steps; generated from a fixed seed) into <dir> and prints how to time
-                            the CLI on it and the events it must give. The filesRegions, filesCSV and
+                            100 time steps; generated from a fixed seed; header.csv and empty.geojson to
+                            time the regions and the samples apart) into <dir> and prints how to time the
+                            CLI on it and the events it must give. The filesRegions, filesCSV and
                             filesNDJSON benchmarks run the same workload in process.
           --catalog         Shared catalogs: the spatial index of --catalog-size circles (build, 20 nearest,
                             containment) and the pipeline with --devices (default 100000) choosing their
@@ -196,14 +197,30 @@ enum BenchmarkCommand {
             Check.stderr("Error: cannot write the files workload to \(directory): \(error)")
             return 74
         }
+        let cli = siblingCLI
         print(
             """
-            Wrote \(directory)/regions.geojson, samples.csv and samples.ndjson. Time the whole process with:
-              /usr/bin/time location-router run --source stdin:csv --regions \(directory)/regions.geojson \\
-                --events events.ndjson --no-report < \(directory)/samples.csv
-            The exact profile gives \(FilesWorkload.expectedEnters) enters and \(FilesWorkload.expectedExits) exits.
+            Wrote \(FilesWorkload.fileNames.joined(separator: ", ")) into \(directory). From there, time the whole \
+            process (CSV, then the same samples as NDJSON), the regions alone, and the samples alone:
+              cd \(directory)
+              /usr/bin/time \(cli) run --source stdin:csv --regions regions.geojson --events events.ndjson --no-report < samples.csv
+              /usr/bin/time \(cli) run --source stdin:ndjson --regions regions.geojson --events events.ndjson --no-report < samples.ndjson
+              /usr/bin/time \(cli) run --source stdin:csv --regions regions.geojson --no-events --no-report < header.csv
+              /usr/bin/time \(cli) run --source stdin:csv --regions empty.geojson --no-events --no-report < samples.csv
+            The exact profile gives \(FilesWorkload.expectedEnters) enters and \(FilesWorkload.expectedExits) exits; \
+            `sort events.ndjson | md5sum` compares two builds' events.
             """)
         return 0
+    }
+
+    /// The CLI built beside this benchmark (`.build/release/location-router` for `swift run -c release`), by its
+    /// full path; its bare name when there is none.
+    private static var siblingCLI: String {
+        guard let folder = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() else {
+            return "location-router"
+        }
+        let path = folder.appendingPathComponent("location-router").path
+        return FileManager.default.isExecutableFile(atPath: path) ? path : "location-router"
     }
 
     private static func usage(_ message: String) -> Int32 {

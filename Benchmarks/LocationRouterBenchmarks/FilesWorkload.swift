@@ -96,11 +96,16 @@ struct FilesWorkload: Sendable {
         return points
     }
 
-    /// Writes `regions.geojson`, `samples.csv` and `samples.ndjson` into `directory` (created if needed), for
-    /// timing the CLI on them.
+    /// The files ``write(to:)`` writes: the workload, then the inputs that time its parts apart (the regions with
+    /// only the CSV header on standard input; the samples with no regions).
+    static let fileNames = ["regions.geojson", "samples.csv", "samples.ndjson", "header.csv", "empty.geojson"]
+
+    /// Writes ``fileNames`` into `directory` (created if needed), for timing the CLI on them.
     func write(to directory: String) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        for (name, bytes) in [("regions.geojson", geoJSON), ("samples.csv", csv), ("samples.ndjson", ndjson)] {
+        let header = Array("device,lat,lon,time\n".utf8)
+        let empty = Array(#"{"type":"FeatureCollection","features":[]}"#.utf8) + [0x0A]
+        for (name, bytes) in zip(Self.fileNames, [geoJSON, csv, ndjson, header, empty]) {
             try Data(bytes).write(to: URL(fileURLWithPath: directory).appendingPathComponent(name))
         }
     }
