@@ -43,7 +43,8 @@ enum Files {
         for warning in warnings.prefix(maxPrintedRegionWarnings) { console.err("warning: \(warning.in(file: path))\n") }
         let more = warnings.count - maxPrintedRegionWarnings
         guard more > 0 else { return }
-        console.err("warning: \(path): \(more) more warning\(more == 1 ? " is" : "s are") not listed (location-router check \(path) lists them all)\n")
+        let notListed = more == 1 ? "1 more warning is not listed" : "\(more) more warnings are not listed"
+        console.err("warning: \(path): \(notListed) (location-router check \(path) lists them all)\n")
     }
 
     /// Like ``regions(_:warnings:each:)``, but returns the decoding error (with its line and column) instead of

@@ -59,7 +59,9 @@ extension Scenario {
             most = entry
         }
         guard let most else { return nil }
-        let (devices, own, they) = past == 1 ? ("1 device registers", "its", "it registers") : ("\(past) devices register", "their", "they register")
+        let (devices, own, they) =
+            past == 1
+            ? ("1 device registers", "its", "it registers") : ("\(past) devices register", "their", "they register")
         return "\(devices) more regions than the slot limit (\(limit)), \(own) own and the shared catalog's \(shared) "
             + "(\(most.device): \(most.count) + \(shared) = \(most.count + shared)); under selection fileOrder (the "
             + "default) \(they) them in file order and those past the limit fail — use --selection nearest "
@@ -79,13 +81,13 @@ extension Scenario {
         guard polygons + large > 0 else { return nil }
         var reasons: [String] = []
         if polygons > 0 {
+            let them = polygons == 1 ? "it a candidate" : "them candidates"
             reasons.append(
                 "\(polygons) polygon\(polygons == 1 ? "" : "s") (profile \(profile) monitors circles only: "
-                    + "--polygons enclosingCircle or monitor (monitor.polygons) makes \(polygons == 1 ? "it a candidate" : "them candidates"))")
+                    + "--polygons enclosingCircle or monitor (monitor.polygons) makes \(them))")
         }
         if large > 0, let maximum = settings.maximumRadius {
-            reasons.append(
-                "\(large) larger than the maximum radius (\(Int(maximum)) m, monitor.maximumRadius)")
+            reasons.append("\(large) larger than the maximum radius (\(Int(maximum)) m, monitor.maximumRadius)")
         }
         let never = polygons + large
         let which =
