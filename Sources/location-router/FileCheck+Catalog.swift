@@ -12,12 +12,10 @@ extension FileCheck {
         shared: Int, ownCounts: [(device: String, count: Int)] = [], limit: Int = FileCheck.smallestSlotLimit,
         selection: SelectionStrategy? = nil
     ) {
-        guard selection != .nearest else { return }
-        if shared > limit {
-            warnings.append(InputError(Scenario.catalogPastSlotLimit(shared: shared, limit: limit), field: "catalog"))
-        } else if let past = Scenario.devicesPastSlotLimit(ownCounts: ownCounts, shared: shared, limit: limit) {
-            warnings.append(InputError(past, field: "catalog"))
-        }
+        guard selection != .nearest,
+            let past = Scenario.slotLimitWarning(shared: shared, ownCounts: ownCounts, limit: limit)
+        else { return }
+        warnings.append(InputError(past, field: "catalog"))
     }
 
     /// The warnings for a config.json's generated catalog (`regions.catalog`): larger than the slot limit, or left

@@ -10,11 +10,10 @@ extension Scenario {
         let shared = regionFile?.sharedCount ?? (isRandomWalk ? walk.catalog?.count ?? 0 : 0)
         guard shared == 0 else {
             switch selection.strategy {
-            case .fileOrder where shared > settings.slotLimit:
-                warnings.append(Self.catalogPastSlotLimit(shared: shared, limit: settings.slotLimit))
             case .fileOrder:
-                let own = regionFile?.ownRegionCounts ?? []
-                if let past = Self.devicesPastSlotLimit(ownCounts: own, shared: shared, limit: settings.slotLimit) {
+                if let past = Self.slotLimitWarning(
+                    shared: shared, ownCounts: regionFile?.ownRegionCounts ?? [], limit: settings.slotLimit)
+                {
                     warnings.append(past)
                 }
             case .nearest:
@@ -35,19 +34,29 @@ extension Scenario {
         return warnings
     }
 
+    /// What `run` and `check` say under `fileOrder` of a shared catalog of `shared` regions and the devices' own
+    /// regions (`ownCounts`, read only when the catalog alone fits) against the slot limit `limit`; `nil` when every
+    /// device's regions fit.
+    static func slotLimitWarning(
+        shared: Int, ownCounts: @autoclosure () -> [(device: String, count: Int)], limit: Int
+    ) -> String? {
+        shared > limit
+            ? catalogPastSlotLimit(shared: shared, limit: limit)
+            : devicesPastSlotLimit(ownCounts: ownCounts(), shared: shared, limit: limit)
+    }
+
     /// Why a shared catalog of `shared` regions, more than the slot limit `limit`, is worth a warning under
-    /// `fileOrder` (`run` and `check` say it in these words).
-    static func catalogPastSlotLimit(shared: Int, limit: Int) -> String {
+    /// `fileOrder`.
+    private static func catalogPastSlotLimit(shared: Int, limit: Int) -> String {
         "a shared catalog of \(shared) regions (without a devices list, or regions.catalog) is larger than the slot limit (\(limit)); "
             + "under selection fileOrder (the default) every device registers them in file order and those "
             + "past the limit fail — use --selection nearest (monitor.selection) to monitor the nearest"
     }
 
     /// Why devices whose own regions and a shared catalog of `shared` (no larger than `limit`) pass the slot limit
-    /// `limit` are worth a warning under `fileOrder`: those past it fail on each such device (`run` and `check`
-    /// say it in these words); `nil` when no device passes it. The device named is the one with the most own
-    /// regions (the first by name among equals).
-    static func devicesPastSlotLimit(
+    /// `limit` are worth a warning under `fileOrder`: those past it fail on each such device; `nil` when no device
+    /// passes it. The device named is the one with the most own regions (the first by name among equals).
+    private static func devicesPastSlotLimit(
         ownCounts: some Sequence<(device: String, count: Int)>, shared: Int, limit: Int
     ) -> String? {
         guard shared > 0 else { return nil }
