@@ -1,8 +1,9 @@
 import GeofenceKit
 
-/// Warnings about catalog options that the run's other inputs leave with nothing to do, and about a catalog that
-/// `fileOrder` cannot fit in a device's slots: said before the run, rather than a generated catalog silently left
-/// out, a `coverage` of 100 % that counted nothing, or a run of `failed` events with no word of why.
+/// Warnings about catalog options that the run's other inputs leave with nothing to do, about a catalog that
+/// `fileOrder` cannot fit in a device's slots, and about catalog regions or devices that `nearest` leaves out: said
+/// before the run, rather than a generated catalog silently left out, a `coverage` of 100 % that counted nothing, a
+/// run of `failed` events with no word of why, or devices that never choose.
 extension Scenario {
     /// The warnings for this scenario, given its region file's catalog when it has one.
     func catalogWarnings(regionFile: RegionCatalog?) -> [String] {
@@ -17,7 +18,11 @@ extension Scenario {
                     warnings.append(past)
                 }
             case .nearest:
-                if let regionFile, let never = neverChosenWarning(regionFile) { warnings.append(never) }
+                guard let regionFile else { break }
+                if let full = Self.noSlotLeftWarning(ownCounts: regionFile.ownRegionCounts, limit: settings.slotLimit) {
+                    warnings.append(full)
+                }
+                if let never = neverChosenWarning(regionFile) { warnings.append(never) }
             }
             return warnings
         }
@@ -59,15 +64,9 @@ extension Scenario {
     private static func devicesPastSlotLimit(
         ownCounts: some Sequence<(device: String, count: Int)>, shared: Int, limit: Int
     ) -> String? {
-        guard shared > 0 else { return nil }
-        var past = 0
-        var most: (device: String, count: Int)?
-        for entry in ownCounts where entry.count + shared > limit {
-            past += 1
-            if let best = most, (best.count, entry.device) >= (entry.count, best.device) { continue }
-            most = entry
+        guard shared > 0, let (past, most) = devices(of: ownCounts, where: { $0 + shared > limit }) else {
+            return nil
         }
-        guard let most else { return nil }
         let (devices, own, they) =
             past == 1
             ? ("1 device registers", "its", "it registers") : ("\(past) devices register", "their", "they register")
@@ -75,6 +74,33 @@ extension Scenario {
             + "(\(most.device): \(most.count) + \(shared) = \(most.count + shared)); under selection fileOrder (the "
             + "default) \(they) them in file order and those past the limit fail — use --selection nearest "
             + "(monitor.selection) to give the slots left after a device's own regions to the nearest"
+    }
+
+    /// Under `nearest`, the devices whose own regions (`ownCounts`) take every slot (`limit`) and leave none for the
+    /// shared catalog, said before the run rather than devices that silently choose nothing; `nil` when there are
+    /// none. The device named is the one with the most own regions.
+    static func noSlotLeftWarning(ownCounts: some Sequence<(device: String, count: Int)>, limit: Int) -> String? {
+        guard let (past, most) = devices(of: ownCounts, where: { $0 >= limit }) else { return nil }
+        let (devices, their, them) =
+            past == 1 ? ("1 device has", "its", "it") : ("\(past) devices have", "their", "them")
+        let fail = most.count > limit ? "; a device's own regions past the limit fail" : ""
+        return "\(devices) as many regions of \(their) own as the slot limit (\(limit)) or more (\(most.device): "
+            + "\(most.count)), which leaves \(them) no slot for the shared catalog under selection nearest\(fail)"
+    }
+
+    /// How many devices of `ownCounts` have a count that `isPast`, and the one of them with the most own regions (the
+    /// first by name among equals); `nil` when none has.
+    private static func devices(
+        of ownCounts: some Sequence<(device: String, count: Int)>, where isPast: (Int) -> Bool
+    ) -> (past: Int, most: (device: String, count: Int))? {
+        var past = 0
+        var most: (device: String, count: Int)?
+        for entry in ownCounts where isPast(entry.count) {
+            past += 1
+            if let best = most, (best.count, entry.device) >= (entry.count, best.device) { continue }
+            most = entry
+        }
+        return most.map { (past, $0) }
     }
 
     /// Under `nearest`, the shared regions of `file` that no choice can take because the profile would refuse them

@@ -150,6 +150,26 @@ import Testing
             .write(to: URL(fileURLWithPath: more))
         #expect((await runCommand(["check", more])).out.contains("2 devices register more regions than the slot limit (20), their own and the shared catalog's 18 (device-0: 5 + 18 = 23)"))
 
+        // Under nearest, own regions that fill the slots leave none for the catalog: 20 of device-0's (a slot limit
+        // of 20, and none fails), then 22 (2 fail) beside device-1's 20.
+        let full = folder + "/full.geojson"
+        let twenty = (0..<20).map { own("home-\($0)", "device-0") }
+        try Data((stores + twenty.joined() + "]}").utf8).write(to: URL(fileURLWithPath: full))
+        let filled = await runCommand(
+            common + ["--regions", full, "--selection", "nearest", "--report", folder + "/full.json"])
+        #expect(filled.status == .success, "\(filled.err)")
+        #expect(filled.err.contains(
+            "warning: 1 device has as many regions of its own as the slot limit (20) or more (device-0: 20), which leaves it no slot for the shared catalog under selection nearest\n"), "\(filled.err)")
+        #expect(((try Self.report(folder + "/full.json"))["failed"] as? [String: Any])?["tooManyRegions"] as? Int == 0)
+        let past20 = folder + "/past.geojson"
+        let overfull = twenty + (20..<22).map { own("home-\($0)", "device-0") } + (0..<20).map { own("work-\($0)", "device-1") }
+        try Data((stores + overfull.joined() + "]}").utf8).write(to: URL(fileURLWithPath: past20))
+        let both = await runCommand(common + ["--regions", past20, "--selection", "nearest", "--no-report"])
+        #expect(both.err.contains(
+            "warning: 2 devices have as many regions of their own as the slot limit (20) or more (device-0: 22), which leaves them no slot for the shared catalog under selection nearest; a device's own regions past the limit fail"), "\(both.err)")
+        let android = await runCommand(common + ["--regions", full, "--selection", "nearest", "--profile", "android", "--no-report"])
+        #expect(!android.err.contains("warning"), "\(android.err)")
+
         // Under nearest: two polygons ios cannot monitor, and the 18 stores of 120 m past a maximum radius of 110 m.
         let parks = folder + "/parks.geojson"
         func park(_ k: Int) -> String {
