@@ -10,8 +10,10 @@ struct Console: Sendable {
     /// Whether the command owns the process's signals (Ctrl-C drains the run); not when run inside tests.
     var handlesSignals = false
 
+    /// The process's standard output and error. A write that fails (a reader that closed its end of the pipe:
+    /// `EPIPE`, with SIGPIPE ignored by `main`) loses only that text: the run goes on and writes its files.
     static let standard = Console(
-        out: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
-        err: { text in FileHandle.standardError.write(Data(text.utf8)) },
+        out: { text in try? FileHandle.standardOutput.write(contentsOf: Data(text.utf8)) },
+        err: { text in try? FileHandle.standardError.write(contentsOf: Data(text.utf8)) },
         errIsTerminal: isatty(STDERR_FILENO) == 1, handlesSignals: true)
 }
