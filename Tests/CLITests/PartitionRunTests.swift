@@ -60,6 +60,46 @@ import Testing
         #expect(union.sorted() == expected.sorted())
     }
 
+    /// Each partition's truth is its own devices': the partitions' `--ground-truth` files are the whole run's truth,
+    /// once, and their `--score`s add up to the whole run's (the random walk, and a stream).
+    @Test func eachPartitionScoresAgainstTheTruthOfItsOwnDevices() async throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/samples.ndjson"
+        try Self.stream.write(toFile: input, atomically: false, encoding: .utf8)
+        let sources = [
+            ["--devices", "60", "--duration", "300", "--seed", "5"], ["--source", "stdin", "--regions", Self.regions],
+        ]
+        for source in sources {
+            let common = source + ["--score", "--no-events", "--quiet"]
+            let whole = try await Self.run(
+                common + ["--ground-truth", "whole.ndjson", "--report", "whole.json"], input: input, in: folder)
+            #expect(whole.status == 0, "\(whole.err)")
+            let truth = try String(contentsOfFile: folder + "/whole.ndjson", encoding: .utf8).split(separator: "\n")
+            #expect(truth.count > 20, "\(source)")
+            let wholeReport = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/whole.json")))
+            let wholeScore = try #require((wholeReport as? [String: Any])?["score"] as? [String: Any])
+            var union: [Substring] = []
+            var matched = 0
+            for index in 0..<3 {
+                let part = try await Self.run(
+                    common + ["--partition", "\(index)/3", "--ground-truth", "t\(index).ndjson", "--report", "r\(index).json"],
+                    input: input, in: folder)
+                #expect(part.status == 0, "\(part.err)")
+                let own = try String(contentsOfFile: folder + "/t\(index).ndjson", encoding: .utf8).split(separator: "\n")
+                union += own
+                let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/r\(index).json")))
+                let score = try #require((report as? [String: Any])?["score"] as? [String: Any])
+                #expect(score["truth"] as? Int == own.count, "\(source) \(index)")
+                matched += score["matched"] as? Int ?? 0
+            }
+            #expect(union.sorted() == truth.sorted(), "\(source)")
+            #expect(wholeScore["truth"] as? Int == truth.count, "\(source)")
+            #expect(matched == wholeScore["matched"] as? Int, "\(source)")
+            #expect(matched > 0, "\(source)")
+        }
+    }
+
     @Test func thePartitionKeyOfTheConfigIsCheckedLikeTheOption() async throws {
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }

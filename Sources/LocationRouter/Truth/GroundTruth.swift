@@ -15,20 +15,25 @@ public struct GroundTruth: Sendable {
     public let deviceNames: DeviceNames
     public let regionNames: RegionNames
 
-    /// Computes the truth of `configuration`'s input. A sample stream is read to its end from its descriptor
-    /// (pass a descriptor of its own, such as a second one on a replay file).
+    /// Computes the truth of `configuration`'s input: of its partition's devices only, as the run simulates them
+    /// (the partitions' truths together are the whole run's). A sample stream is read to its end from its
+    /// descriptor (pass a descriptor of its own, such as a second one on a replay file).
     /// - Throws: ``InputReadError`` when the stream cannot be read.
     public static func compute(_ configuration: SimulationConfiguration) throws -> GroundTruth {
+        let partition = configuration.partition
         switch configuration.source {
         case .samples(let input):
-            return try streamTruth(input, regions: configuration.regionCatalog ?? RegionCatalog(regions: []))
+            return try streamTruth(
+                input, regions: configuration.regionCatalog ?? RegionCatalog(regions: []), partition: partition)
         case .randomWalk, .playback:
             let wiring = Wiring(configuration: configuration)
-            // Devices are independent: lanes of every `parts`-th device run on every core, as the source's lanes do.
+            // Devices are independent: lanes of the partition's devices run on every core, as the source's lanes do.
             let parts = max(1, ProcessInfo.processInfo.activeProcessorCount)
             let results = Mutex([[GeofenceEvent]](repeating: [], count: parts))
             DispatchQueue.concurrentPerform(iterations: parts) { part in
-                let events = laneTruth(wiring, first: part, stride: parts)
+                let events = laneTruth(
+                    wiring, first: partition.firstDevice(ofShard: part, shards: parts),
+                    stride: partition.deviceStride(shards: parts))
                 results.withLock { $0[part] = events }
             }
             return GroundTruth(
@@ -71,16 +76,23 @@ public struct GroundTruth: Sendable {
         return events
     }
 
-    /// The truth of a sample stream (see ``SampleFileWalk``).
-    private static func streamTruth(_ input: SampleInput, regions catalog: RegionCatalog) throws -> GroundTruth {
+    /// The truth of a sample stream's devices that `partition` owns (see ``SampleFileWalk``).
+    private static func streamTruth(
+        _ input: SampleInput, regions catalog: RegionCatalog, partition: Partition
+    ) throws -> GroundTruth {
         let registry = DeviceRegistry()
         var indices: [String: Int32] = [:]
         var trackers: [TruthTracker] = []
         var events: [GeofenceEvent] = []
+        var others: Set<String> = []
         try SampleFileWalk.walk(input) { sample in
+            guard partition.isWhole || !others.contains(sample.device) else { return }
             let device: Int32
             if let known = indices[sample.device] {
                 device = known
+            } else if !partition.owns(deviceID: sample.device) {
+                others.insert(sample.device)
+                return
             } else {
                 device = registry.append(sample.device)
                 indices[sample.device] = device
