@@ -71,8 +71,11 @@ public struct Simulation: Sendable {
         let translation = StateTranslation(deviceNames: wiring.deviceNames, regionNames: wiring.regionNames)
         var restored: MonitorState.StateLookup?
         var restoredSequence: (@Sendable (Int32) -> UInt64?)?
-        if let snapshot = try restoredSnapshot ?? statePath.flatMap({ try StateFile.read($0) }) {
-            try Self.check(snapshot, profile: configuration.profile, path: statePath ?? "state")
+        let snapshot = try restoredSnapshot ?? statePath.flatMap({ try StateFile.read($0) })
+        if let snapshot {
+            try Self.check(
+                snapshot, profile: configuration.profile, seed: configuration.seed, partition: configuration.partition,
+                path: statePath ?? "state")
             restored = translation.lookup(snapshot)
             restoredSequence = translation.sequenceLookup(snapshot)
         }
@@ -134,11 +137,12 @@ public struct Simulation: Sendable {
         // Snapshots are written (and `fsync`ed) on a thread of their own, not on the cooperative pool.
         let snapshotWriter = statePath.map { _ in WriterThread(name: "location-router snapshot writer") }
         let save: @Sendable ([DeviceState], [(device: Int32, seq: UInt64)], Int64?) async throws -> Void = {
-            [statePath, eventsPath, profile = configuration.profile] devices, sequences, bytes in
+            [statePath, eventsPath, configuration, restoredDevices = snapshot?.devices ?? []] devices, sequences, bytes in
             guard let statePath, let snapshotWriter else { return }
             var events: StateSnapshot.EventsFile?
             if let eventsPath, let bytes { events = StateSnapshot.EventsFile(path: eventsPath, bytes: bytes) }
-            let snapshot = translation.snapshot(profile: profile, devices: devices, sequences: sequences, events: events)
+            let snapshot = translation.snapshot(
+                of: configuration, devices: devices, sequences: sequences, events: events, carrying: restoredDevices)
             try await snapshotWriter.perform { Result { try StateFile.write(snapshot, to: statePath) } }.get()
         }
         let cut = snapshotsDuringRun ? SnapshotCut() : nil
@@ -230,12 +234,29 @@ public struct Simulation: Sendable {
         return (report, dispatchSummary.events)
     }
 
-    /// Refuses a snapshot written by another profile.
-    public static func check(_ snapshot: StateSnapshot, profile: String, path: String) throws {
+    /// Refuses a snapshot that a run of `profile`, `seed` and `partition` cannot continue: written by another
+    /// profile, or (where the snapshot says) by a run of another seed or partition, whose devices' states and walks
+    /// are not this run's.
+    public static func check(
+        _ snapshot: StateSnapshot, profile: String, seed: UInt64, partition: Partition, path: String
+    ) throws {
+        func refuse(_ field: String, _ message: String) -> InputError {
+            InputError(message, file: path, line: 1, field: field)
+        }
         guard snapshot.profile == profile else {
-            throw InputError(
-                "the snapshot was written by profile \(snapshot.profile), this run uses \(profile)", file: path, line: 1,
-                field: "profile")
+            throw refuse("profile", "the snapshot was written by profile \(snapshot.profile), this run uses \(profile)")
+        }
+        if let saved = snapshot.seed, saved != seed {
+            throw refuse(
+                "seed",
+                "the snapshot was written by a run of seed \(saved), this run's seed is \(seed) (--seed \(saved) "
+                    + "continues it)")
+        }
+        if let saved = snapshot.partition, saved != partition {
+            throw refuse(
+                "partition",
+                "the snapshot is of partition \(saved), this run is partition \(partition) (each partition keeps a "
+                    + "snapshot of its own)")
         }
     }
 }

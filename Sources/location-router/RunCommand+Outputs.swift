@@ -24,7 +24,8 @@ extension RunCommand {
         guard let path = scenario.statePath else { return nil }
         do {
             guard let snapshot = try StateFile.read(path) else { return nil }
-            try Simulation.check(snapshot, profile: scenario.profile, path: path)
+            try Simulation.check(
+                snapshot, profile: scenario.profile, seed: scenario.seed, partition: scenario.partition, path: path)
             return snapshot
         } catch {
             throw Self.commandError(for: error)

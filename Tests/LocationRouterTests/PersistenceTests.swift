@@ -24,7 +24,14 @@ import GeofenceFormats
     ])
 
     @Test func aSnapshotRoundTripsExactly() throws {
+        // Without a seed and partition (as earlier versions wrote it), and with them.
         #expect(try StateSnapshot.decode(Self.snapshot.encoded()) == Self.snapshot)
+        var run = Self.snapshot
+        run.seed = .max
+        run.partition = Partition(index: 2, count: 3)
+        #expect(String(decoding: run.encoded(), as: UTF8.self).hasPrefix(
+            #"{"format":"location-router-state","version":1,"profile":"ios","seed":18446744073709551615,"partition":"2/3","devices":3}"#))
+        #expect(try StateSnapshot.decode(run.encoded()) == run)
     }
 
     @Test(arguments: [
@@ -32,6 +39,8 @@ import GeofenceFormats
         ("{\"format\":\"something-else\",\"version\":1}\n{\"end\":true,\"devices\":0}\n", "not a LocationRouter state snapshot"),
         ("{\"format\":\"location-router-state\",\"version\":99}\n{\"end\":true,\"devices\":0}\n", "version 99 is not supported"),
         ("garbage\u{0}\u{1}\n", "line 1"),
+        ("{\"format\":\"location-router-state\",\"version\":1,\"seed\":-1}\n{\"end\":true,\"devices\":0}\n", "seed: must be a whole number"),
+        ("{\"format\":\"location-router-state\",\"version\":1,\"partition\":\"3/3\"}\n{\"end\":true,\"devices\":0}\n", "partition: must be I/N"),
     ])
     func corruptOrIncompatibleSnapshotsAreClearErrors(text: String, message: String) {
         do {
@@ -141,14 +150,42 @@ import GeofenceFormats
         #expect(CollectingSink.group(first + second) == CollectingSink.group(whole))
     }
 
-    @Test func aSnapshotOfAnotherProfileIsRefused() async throws {
+    @Test func aDeviceSilentForAWholeRunKeepsItsStateForTheNext() async throws {
+        // Three runs from one snapshot file: the second sees only visnjan, the third korita again (and
+        // trackpointonly). The snapshot carries korita and cerknicko through the second run as they were.
+        let samples = try String(contentsOfFile: try Self.fixture("samples.ndjson"), encoding: .utf8).split(separator: "\n")
+        let parts = [samples[..<500], samples[809..<1_222], ArraySlice(samples[500..<809] + samples[1_222...])]
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let statePath = folder + "/profile.ndjson"
-        try StateFile.write(StateSnapshot(profile: "android", devices: []), to: statePath)
+        let statePath = folder + "/silent.ndjson"
+        let settings = MonitoringProfile.ios.settings
+        let whole = try await Self.run(ArraySlice(parts.joined()), settings: settings, profile: "ios", statePath: nil)
+        var restarted: [String] = []
+        for part in parts {
+            restarted += try await Self.run(part, settings: settings, profile: "ios", statePath: statePath)
+            #expect(try #require(try StateFile.read(statePath)).devices.contains { $0.name == "korita" })
+        }
+        #expect(whole.contains { $0.contains(#""device":"korita""#) && $0.contains(#""seq":"#) })
+        #expect(CollectingSink.group(restarted) == CollectingSink.group(whole))
+    }
+
+    @Test(arguments: [
+        StateSnapshot(profile: "android", devices: []),
+        StateSnapshot(profile: "exact", seed: 7, devices: []),
+        StateSnapshot(profile: "exact", seed: 42, partition: Partition(index: 1, count: 2), devices: []),
+    ])
+    func aSnapshotOfAnotherProfileSeedOrPartitionIsRefused(snapshot: StateSnapshot) async throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let statePath = folder + "/other.ndjson"
+        try StateFile.write(snapshot, to: statePath)
         let samples = try String(contentsOfFile: try Self.fixture("samples.ndjson"), encoding: .utf8).split(separator: "\n")
-        await #expect(throws: InputError.self) {
+        // The run's seed is the default, 42, and it is the whole run.
+        let field = snapshot.profile != "exact" ? "profile" : snapshot.partition == nil ? "seed" : "partition"
+        await #expect {
             _ = try await Self.run(samples[..<10], settings: .exact, profile: "exact", statePath: statePath)
+        } throws: { error in
+            (error as? InputError)?.field == field
         }
     }
 }

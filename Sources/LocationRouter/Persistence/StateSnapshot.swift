@@ -6,13 +6,14 @@ import GeofenceFormats
 /// The file is NDJSON: a header line, one line per device, and an end line that counts them, so a truncated file
 /// is recognised as such:
 /// ```
-/// {"format":"location-router-state","version":1,"profile":"ios","devices":2,"events":{"path":"/data/events.ndjson","bytes":48213}}
+/// {"format":"location-router-state","version":1,"profile":"ios","seed":42,"partition":"0/1","devices":2,"events":{"path":"/data/events.ndjson","bytes":48213}}
 /// {"device":"bus-17","time":1795248060500000,"lat":25.0478,"lon":121.5171,"regions":[{"id":"taipei-main","inside":true,"dwellDue":1795248360500000}],"failed":[],"seq":12}
 /// {"end":true,"devices":2}
 /// ```
 /// Times are microseconds since the epoch, so they round-trip exactly. `events` (when events went to a file)
 /// says how many bytes of that file hold exactly the events of these states; `seq` is the device's last event
-/// number. Both are optional, so snapshots of earlier versions still read.
+/// number. `seed` and `partition` are the run's, which a run continuing from the snapshot must share. All four are
+/// optional, so snapshots of earlier versions still read.
 public struct StateSnapshot: Sendable, Equatable {
     public struct Device: Sendable, Equatable {
         public struct Region: Sendable, Equatable {
@@ -68,18 +69,28 @@ public struct StateSnapshot: Sendable, Equatable {
     public static let version = 1
 
     public var profile: String
+    /// The seed and partition of the run that wrote it (`nil`: a snapshot of an earlier version, which kept neither).
+    public var seed: UInt64?
+    public var partition: Partition?
     public var devices: [Device]
     public var events: EventsFile?
 
-    public init(profile: String, devices: [Device], events: EventsFile? = nil) {
+    public init(
+        profile: String, seed: UInt64? = nil, partition: Partition? = nil, devices: [Device], events: EventsFile? = nil
+    ) {
         self.profile = profile
+        self.seed = seed
+        self.partition = partition
         self.devices = devices
         self.events = events
     }
 
     /// The file's bytes.
     public func encoded() -> [UInt8] {
-        var text = "{\"format\":\"\(Self.format)\",\"version\":\(Self.version),\"profile\":\(EventEncoder.jsonLiteral(profile)),\"devices\":\(devices.count)"
+        var text = "{\"format\":\"\(Self.format)\",\"version\":\(Self.version),\"profile\":\(EventEncoder.jsonLiteral(profile))"
+        if let seed { text += ",\"seed\":\(seed)" }
+        if let partition { text += ",\"partition\":\"\(partition)\"" }
+        text += ",\"devices\":\(devices.count)"
         if let events {
             text += ",\"events\":{\"path\":\(EventEncoder.jsonLiteral(events.path)),\"bytes\":\(events.bytes)}"
         }
@@ -136,6 +147,20 @@ public struct StateSnapshot: Sendable, Equatable {
                 line: header.number, field: "version")
         }
         let profile = try reader.string("profile") ?? ""
+        var seed: UInt64?
+        if let value = reader.value("seed") {
+            guard let text = value.numberText, let parsed = UInt64(text) else {
+                throw InputError("must be a whole number from 0 to 2⁶⁴ − 1", line: header.number, field: "seed")
+            }
+            seed = parsed
+        }
+        var partition: Partition?
+        if let text = try reader.string("partition") {
+            guard let parsed = Partition(parsing: text) else {
+                throw InputError("must be I/N with 0 ≤ I < N ≤ \(Partition.maximumCount)", line: header.number, field: "partition")
+            }
+            partition = parsed
+        }
         let declared = try reader.integer("devices")
         var eventsFile: EventsFile?
         if let value = reader.value("events") {
@@ -167,7 +192,7 @@ public struct StateSnapshot: Sendable, Equatable {
                 "truncated or corrupt snapshot: \(devices.count) device lines, but it says \(counted ?? declared ?? -1)",
                 line: last.number, field: "devices")
         }
-        return StateSnapshot(profile: profile, devices: devices, events: eventsFile)
+        return StateSnapshot(profile: profile, seed: seed, partition: partition, devices: devices, events: eventsFile)
     }
 
     private static func device(_ value: JSONValue) throws(InputError) -> Device {

@@ -49,14 +49,23 @@ struct StateTranslation: Sendable {
             chosen: state.chosen)
     }
 
-    /// The snapshot of `devices` with their last event numbers.
+    /// The snapshot of a run of `configuration`: `devices` with their last event numbers, then the devices of the
+    /// snapshot it continued from (`carrying`) that it has not seen, as they were — a stream's device that sent
+    /// nothing this time, or a generated one this run does not simulate, keeps its state for the next run.
     func snapshot(
-        profile: String, devices: [DeviceState], sequences: [(device: Int32, seq: UInt64)], events: StateSnapshot.EventsFile?
+        of configuration: SimulationConfiguration, devices: [DeviceState], sequences: [(device: Int32, seq: UInt64)],
+        events: StateSnapshot.EventsFile?, carrying restored: [StateSnapshot.Device] = []
     ) -> StateSnapshot {
         var seq: [Int32: UInt64] = [:]
         for (device, last) in sequences { seq[device] = last }
+        var saved = devices.map { named($0, seq: seq[$0.device] ?? 0) }
+        if !restored.isEmpty {
+            let seen = Set(saved.map { ExactName($0.name) })
+            saved += restored.filter { !seen.contains(ExactName($0.name)) }
+        }
         return StateSnapshot(
-            profile: profile, devices: devices.map { named($0, seq: seq[$0.device] ?? 0) }, events: events)
+            profile: configuration.profile, seed: configuration.seed, partition: configuration.partition,
+            devices: saved, events: events)
     }
 
     /// A device's last event `seq` in the snapshot, by this run's index.
