@@ -36,6 +36,11 @@ struct MergeCommand {
 
     func run() async throws(CommandError) -> ExitCode {
         for warning in overridden { console.err("warning: \(warning)\n") }
+        var paths = OutputPaths()
+        paths.add("--report", output)
+        paths.add("--html", html)
+        for file in files { paths.addInput("the report", file) }
+        try paths.check()
         var reports: [(name: String, report: RunReport)] = []
         for file in files {
             let bytes = try Files.read(file)

@@ -1,11 +1,13 @@
 import Foundation
 import LocationRouter
 
-/// Every file a run will write, checked before it starts: each is writable, and no two name the same file.
+/// Every file a command will write, checked before it starts: each is writable, no two name the same file, and none
+/// is a file the command reads.
 ///
 /// A run that would write its events over its own report, or its state over its events, is refused before it
 /// reads anything (exit 64, naming both options); so is a path that cannot be written, instead of failing after
-/// the whole run. Character devices (`/dev/null`) may be shared: nothing is kept there.
+/// the whole run, and an output that would replace an input (`merge r0.json r1.json --report r0.json`, the events
+/// over the regions file). Character devices (`/dev/null`) may be shared: nothing is kept there.
 struct OutputPaths {
     struct Output {
         var option: String
@@ -13,14 +15,31 @@ struct OutputPaths {
     }
 
     var outputs: [Output] = []
+    /// The files the command reads (standard input, `-`, aside), named as ``Output``s are.
+    var inputs: [Output] = []
 
     mutating func add(_ option: String, _ path: String?) {
         guard let path else { return }
         outputs.append(Output(option: option, path: path))
     }
 
-    /// - Throws: exit 64 for two outputs on the same file, both on standard output, or an unwritable path.
+    mutating func addInput(_ name: String, _ path: String?) {
+        guard let path, path != "-" else { return }
+        inputs.append(Output(option: name, path: path))
+    }
+
+    /// - Throws: exit 64 for two outputs on the same file, both on standard output, an output on an input, or an
+    ///   unwritable path.
     func check() throws(CommandError) {
+        let read = inputs.compactMap { input in Self.identity(of: input.path).map { (input, $0) } }
+        for output in outputs where output.path != "-" {
+            guard let identity = Self.identity(of: output.path),
+                let (input, _) = read.first(where: { $0.1 == identity })
+            else { continue }
+            throw .usage(
+                "\(output.option) \(output.path) is \(input.option) \(input.path), which this command reads: "
+                    + "each output needs a file of its own")
+        }
         let toStandardOutput = outputs.filter { $0.path == "-" }
         if toStandardOutput.count > 1 {
             throw .usage("\(toStandardOutput[0].option) and \(toStandardOutput[1].option) both write to standard output ('-')")

@@ -22,6 +22,10 @@ struct ReportCommand {
     }
 
     func run() async throws(CommandError) -> ExitCode {
+        var paths = OutputPaths()
+        paths.add("--html", html)
+        paths.addInput("the report", input)
+        try paths.check()
         let bytes = try Files.read(input)
         do {
             let page = try ReportPage.render(reportJSON: String(decoding: bytes, as: UTF8.self))

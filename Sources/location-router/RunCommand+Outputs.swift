@@ -16,6 +16,10 @@ extension RunCommand {
         if scenario.webhookURL != nil {
             paths.add("--dead-letter", scenario.webhook.deadLetter ?? WebhookConfiguration.defaultDeadLetterPath)
         }
+        paths.addInput("--regions", scenario.regionsFile)
+        if case .gpx(let files) = scenario.source {
+            for file in files { paths.addInput("the GPX file", file) }
+        }
         return paths
     }
 

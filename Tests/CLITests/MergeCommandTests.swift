@@ -125,4 +125,35 @@ import Testing
         #expect(await runCommand(["--partition", "4/4", "--no-report", "--no-events"]).status == .usage)
         #expect(await runCommand(["merge", "--help"]).out.contains("USAGE: location-router merge"))
     }
+
+    @Test func noOutputReplacesAnInputOrAnotherOutput() async throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let common = ["--devices", "20", "--duration", "5", "--no-events", "--quiet"]
+        var reports: [String] = []
+        for index in 0..<2 {
+            reports.append(folder + "/r\(index).json")
+            #expect(await runCommand(common + ["--partition", "\(index)/2", "--report", reports[index]]).status == .success)
+        }
+        let before = try reports.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        // Another spelling of the same file, and a link to it, are the same file.
+        let link = folder + "/link.json"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: reports[1])
+        let refusals: [([String], String)] = [
+            (["merge"] + reports + ["--report", reports[0]], "--report \(reports[0]) is the report \(reports[0]), which this command reads"),
+            (["merge"] + reports + ["--report", folder + "/./r1.json"], "which this command reads"),
+            (["merge"] + reports + ["--report", folder + "/m.json", "--html", link], "--html \(link) is the report"),
+            (["merge"] + reports + ["--report", folder + "/m.json", "--html", folder + "/m.json"], "are the same file"),
+            (["report", reports[1], "--html", reports[1]], "which this command reads"),
+            (common + ["--regions", fixture("taipei-regions.geojson"), "--report", fixture("taipei-regions.geojson")],
+                "--report \(fixture("taipei-regions.geojson")) is --regions"),
+        ]
+        for (arguments, message) in refusals {
+            let run = await runCommand(arguments)
+            #expect(run.status == .usage, "\(arguments)")
+            #expect(run.err.contains(message), "\(arguments): \(run.err)")
+        }
+        #expect(try reports.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/m.json"))
+    }
 }
