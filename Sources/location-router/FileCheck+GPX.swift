@@ -53,6 +53,10 @@ extension FileCheck {
         {
             issues.add(error: InputError(refusal))
         }
+        if fatal == nil, summary.bounds == nil {
+            // Valid GPX all the same (its counts are the file's), but nothing `--source gpx:` can play.
+            issues.add(warning: InputError(GPXTraceFile.noPlayablePoint + ": --source gpx: refuses this file"))
+        }
         result.errors = issues.errors(ending: fatal)
         result.warnings = issues.warnings()
         result.facts = gpxFacts(summary)

@@ -80,6 +80,9 @@ import Testing
         #expect(object["routePoints"] as? Int == facts.routePoints)
         #expect(object["routes"] is Int)
         #expect((object["bounds"] is NSNull) == (facts.trackPoints + facts.waypoints + facts.routePoints == 0))
+        // Valid, yet with nothing to play: said, in the words `run --source gpx:` refuses it with.
+        let warnings = (object["warnings"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        #expect(warnings.contains { $0.hasPrefix("no playable point") } == (object["bounds"] is NSNull), "\(warnings)")
         #expect((object["firstTrackPoint"] is NSNull) == (facts.trackPoints == 0))
         #expect((object["lastTrackPoint"] is NSNull) == (facts.trackPoints == 0))
     }
@@ -128,8 +131,10 @@ import Testing
         #expect(messages[3] == #"wpt.lat: "y" is not a number; wpt.lon: "x" is not a number"#)
         #expect(messages[4].hasPrefix(#"rtept.lat: "undefined" is not a number"#))
         let warnings = object["warnings"] as? [[String: Any]] ?? []
-        #expect(warnings.count == 1)
+        #expect(warnings.count == 2)
         #expect((warnings.first?["message"] as? String)?.hasPrefix(#"rtept.ele: "bad data" is not a number"#) == true)
+        // No point of it is valid: nothing to play.
+        #expect((warnings.last?["message"] as? String)?.hasPrefix("no playable point") == true)
         #expect(object["trackPoints"] as? Int == 2 && object["waypoints"] as? Int == 2 && object["routePoints"] as? Int == 1)
         #expect(object["timedTrackPoints"] as? Int == 0)
         #expect(object["bounds"] is NSNull && object["firstTrackPoint"] is NSNull)

@@ -3,6 +3,9 @@ import GeofenceKit
 
 /// GPX files loaded for playback: streamed in chunks, so a file of any size costs only its points.
 public enum GPXTraceFile {
+    /// Why a file with no valid point cannot be played (`check` warns of it in the same words).
+    public static let noPlayablePoint = "no playable point (no track point, route point or waypoint)"
+
     /// The trace the GPX file at `path` plays, named after the path (see ``GPXTraceBuilder`` for which points play).
     ///
     /// - Parameter warnings: receives the points skipped, with their file and line (invalid coordinates, times
@@ -24,9 +27,7 @@ public enum GPXTraceFile {
         builder.consume(events)
         warnings += builder.warnings.map { $0.in(file: path) }
         let trace = builder.trace(name: path)
-        guard trace.pointCount > 0 else {
-            throw InputError("no playable point (no track point, route point or waypoint)", file: path)
-        }
+        guard trace.pointCount > 0 else { throw InputError(noPlayablePoint, file: path) }
         if let range = trace.sampledTimeRange, let refusal = Trace.timeSpanRefusal(first: range.first, last: range.last) {
             throw InputError(refusal, file: path)
         }
