@@ -7,7 +7,16 @@ extension RunReport {
     /// - Throws: ``InputError`` naming the key that is missing or malformed; a report written before reports
     ///   carried `latencyBuckets` cannot be merged.
     public init(json bytes: [UInt8]) throws(InputError) {
-        let root = ReportReader(try JSONParser.parse(bytes), path: "")
+        let json = try JSONParser.parse(bytes)
+        // The report of a run that could not drain (a second signal, the drain timeout) holds its counts so far and
+        // nothing else.
+        if case .bool(false)? = json["complete"]?.kind {
+            throw InputError(
+                "a partial report (\"complete\": false: written when the run could not drain, after a second signal "
+                    + "or the drain timeout) holds only the counts so far and cannot be merged; run that partition "
+                    + "again, or pass the others with --allow-missing")
+        }
+        let root = ReportReader(json, path: "")
         func counts(_ key: String) throws(InputError) -> [String: Int] {
             var result: [String: Int] = [:]
             for member in try root.value(key).members(path: key) {

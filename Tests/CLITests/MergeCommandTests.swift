@@ -122,6 +122,14 @@ import Testing
         let invalid = await runCommand(["merge", bad, "--no-report"])
         #expect(invalid.status == .invalidInput)
         #expect(invalid.err.contains("bad.json"))
+        // What a run that cannot drain writes: refused for what it is, not for its version.
+        let partial = folder + "/partial.json"
+        try Data(#"{"updates":22528,"eventsEmitted":1065,"profile":"exact","seed":42,"version":"0.1.0","interrupted":true,"stoppedBy":"SIGINT","complete":false}"#.utf8)
+            .write(to: URL(fileURLWithPath: partial))
+        let cut = await runCommand(["merge", partial, "--no-report"])
+        #expect(cut.status == .invalidInput)
+        #expect(cut.err.contains("partial.json: a partial report (\"complete\": false"), "\(cut.err)")
+        #expect(!cut.err.contains("older version"), "\(cut.err)")
         #expect(await runCommand(["--partition", "4/4", "--no-report", "--no-events"]).status == .usage)
         #expect(await runCommand(["merge", "--help"]).out.contains("USAGE: location-router merge"))
     }
