@@ -34,6 +34,10 @@ import GeofenceFormats
              matched: 1, duplicates: 1, delays: [1]),
         Case(name: "earliest truth takes the earliest event", truth: [event(.enter, 0), event(.enter, 100)],
              events: [event(.enter, 101), event(.enter, 150)], matched: 2, delays: [101, 50]),
+        Case(name: "a pass-through between two samples is the one missed", truth: [event(.enter, 42.5), event(.enter, 58.5)],
+             events: [event(.enter, 59)], matched: 1, delays: [0.5]),
+        Case(name: "each event answers the latest crossing left before it", truth: [event(.enter, 10), event(.enter, 20), event(.enter, 30)],
+             events: [event(.enter, 25), event(.enter, 35)], matched: 2, delays: [5, 5]),
         Case(name: "nothing at all", truth: [], events: [], matched: 0),
     ]
 
@@ -49,6 +53,33 @@ import GeofenceFormats
         #expect(score.latency.max == test.delays.max())
         #expect(score.firstMissed.count == min(20, test.truth.count - test.matched))
         #expect(score.firstSpurious.count == min(20, test.events.count - test.matched))
+    }
+
+    @Test func theCrossingsAMonitorCouldNotSeeAreTheOnesMissed() {
+        // A pass-through between two samples (in at 42.25 s, out at 42.75 s), then a stay the monitor reported a
+        // little late: its events answer the stay, and the pass-through is what it missed.
+        let passThrough = [Self.event(.enter, 42.25), Self.event(.exit, 42.75)]
+        let stay = [Self.event(.enter, 58.5), Self.event(.exit, 134)]
+        let score = EventMatcher().score(
+            truth: passThrough + stay, events: [Self.event(.enter, 59), Self.event(.exit, 135)])
+        #expect(score.total.matched == 2)
+        #expect(score.firstMissed == passThrough)
+        #expect(score.latency.max == 1)
+        #expect(score.latency.p50 == 0.5)
+    }
+
+    @Test func aDelayedEventAnswersTheCrossingsBeforeItsDecision() {
+        // Delivered at 100 s: decided at 40 s, it answers the crossing at 10 s, not the one at 50 s it was already
+        // on its way past; decided at 60 s, the one at 50 s.
+        let truth = [Self.event(.enter, 10), Self.event(.enter, 50)]
+        for (decided, missed) in [(40.0, truth[1]), (60.0, truth[0])] {
+            var delayed = Self.event(.enter, 100)
+            delayed.detectedAt = Timestamp(seconds: 1_800_000_000 + decided)
+            let score = EventMatcher().score(truth: truth, events: [delayed])
+            #expect(score.total.matched == 1)
+            #expect(score.firstMissed == [missed], "decided at \(decided) s")
+            #expect((score.detection?.max ?? -1) >= 0)
+        }
     }
 
     @Test func recallPrecisionAndLatencyOfAKnownPerturbation() {
