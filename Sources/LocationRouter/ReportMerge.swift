@@ -25,6 +25,23 @@ public enum ReportMerge {
         _ reports: [(name: String, report: RunReport)], allowingMissing: Bool = false
     ) throws(Refusal) -> RunReport {
         guard let (firstName, first) = reports.first else { throw Refusal(message: "no report to merge") }
+        if let (name, report) = reports.first(where: { $0.report.origin.merged != nil }),
+            let info = report.origin.merged
+        {
+            // A merged report is the whole run's already: alone, it is taken as it is (to test thresholds on it),
+            // with the partitions it lacks still said; beside others, its partitions would count twice.
+            guard reports.count == 1 else {
+                throw Refusal(message: "\(name) is a merged report already: merge the partitions' own reports")
+            }
+            if !info.missing.isEmpty && !allowingMissing {
+                throw Refusal(
+                    message: "\(name) is a merged report that lacks \(info.missing.count) of \(info.partitionCount) "
+                        + "partitions: \(Self.list(info.missing)) (pass --allow-missing to take it as it is)")
+            }
+            var same = report
+            same.thresholds = nil
+            return same
+        }
         func refuse(_ what: String, _ value: (RunReport) -> String) throws(Refusal) {
             for (name, report) in reports.dropFirst() where value(report) != value(first) {
                 throw Refusal(

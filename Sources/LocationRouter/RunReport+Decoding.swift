@@ -126,6 +126,19 @@ extension ReportOrigin {
         firstSampleTime = try times.optionalTime("first")
         lastSampleTime = try times.optionalTime("last")
         regionsShared = try root.value("regionsShared").bool(path: "regionsShared")
+        if root.optional("merged") != nil {
+            let info = try root.object("merged")
+            func indices(_ key: String) throws(InputError) -> [Int] {
+                var result: [Int] = []
+                for (index, value) in try info.value(key).array(path: "merged." + key).enumerated() {
+                    result.append(try value.integer(path: JSONValue.path("merged." + key, index: index)))
+                }
+                return result
+            }
+            merged = MergeInfo(
+                reports: try info.integer("reports"), partitions: try indices("partitions"),
+                partitionCount: try info.integer("partitionCount"), missing: try indices("missing"))
+        }
     }
 }
 

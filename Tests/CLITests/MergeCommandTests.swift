@@ -99,9 +99,21 @@ import Testing
         let missing = await runCommand(["merge", reports[0], reports[2], "--no-report"])
         #expect(missing.status == .invalidInput)
         #expect(missing.err.contains("2 of 4 partitions missing: 1, 3"))
-        let partial = await runCommand(["merge", reports[0], reports[2], "--no-report", "--allow-missing", "--quiet"])
+        let partialPath = folder + "/partial.json"
+        let partial = await runCommand(["merge", reports[0], reports[2], "--report", partialPath, "--allow-missing", "--quiet"])
         #expect(partial.status == .success)
         #expect(partial.err.contains("MISSING partitions: 1, 3"))
+        // A merged report merged again: alone, as it is, still lacking what it lacked; beside others, refused.
+        let again = await runCommand(["merge", partialPath, "--no-report"])
+        #expect(again.status == .invalidInput)
+        #expect(again.err.contains("partial.json is a merged report that lacks 2 of 4 partitions: 1, 3"), "\(again.err)")
+        let kept = await runCommand(["merge", partialPath, "--allow-missing", "--report", folder + "/again.json", "--quiet"])
+        #expect(kept.status == .success, "\(kept.err)")
+        let keptReport = try Self.json(folder + "/again.json")
+        #expect((keptReport["merged"] as? [String: Any])?["missing"] as? [Int] == [1, 3])
+        #expect(keptReport["devices"] as? Int == (try Self.json(partialPath))["devices"] as? Int)
+        let beside = await runCommand(["merge", partialPath, reports[1], "--no-report"])
+        #expect(beside.status == .invalidInput && beside.err.contains("is a merged report already"), "\(beside.err)")
 
         let twice = await runCommand(["merge", reports[0], reports[0], "--no-report"])
         #expect(twice.status == .invalidInput && twice.err.contains("appears twice"))
