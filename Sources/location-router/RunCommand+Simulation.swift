@@ -40,7 +40,9 @@ extension RunCommand {
             Files.printRegionWarnings(warnings, of: path, to: console)
             catalog = decoded
         }
-        for warning in scenario.catalogWarnings(regionFile: catalog) { console.err("warning: \(warning)\n") }
+        for warning in scenario.catalogWarnings(regionFile: catalog) + scenario.idleOptionWarnings {
+            console.err("warning: \(warning)\n")
+        }
         let source: SimulationConfiguration.Source
         // Regions each device will monitor, for the memory estimate.
         let slots = scenario.settings.slotLimit

@@ -26,7 +26,9 @@ extension RunReport {
         Field.measure("wallSeconds") { $0.wallSeconds },
         Field.measure("simulatedSeconds") { $0.simulatedSeconds },
         Field.measure("updatesPerSecond") { $0.updatesPerSecond.rounded() }.summarized(40, "throughput") { r, _ in
-            "\(grouped(Int(r.updatesPerSecond))) updates/s, \(grouped(Int(r.eventsPerSecond))) events/s"
+            // Rounded as the report's numbers are, so the two say the same.
+            "\(grouped(Int(r.updatesPerSecond.rounded()))) updates/s, "
+                + "\(grouped(Int(r.eventsPerSecond.rounded()))) events/s"
         },
         Field.measure("eventsPerSecond") { $0.eventsPerSecond.rounded() },
         Field.counts("events", EventKind.allCases.map(\.description)) { $0.events }.summarized(50, "events") { r, _ in
