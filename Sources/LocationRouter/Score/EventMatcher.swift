@@ -67,8 +67,11 @@ public struct EventMatcher: Sendable {
             let truthTimes = truthOrder.map { truth[$0].time.microseconds }
             let eventTimes = eventOrder.map { events[$0].time.microseconds }
             // Another system's file may say it decided after it delivered: the event's time bounds it.
-            let decided = eventOrder.map { min(events[$0].detectedAt ?? events[$0].time, events[$0].time).microseconds }
-            let partner = Self.partners(truthTimes: truthTimes, eventTimes: eventTimes, decided: decided, window: window)
+            let decided = eventOrder.map {
+                min(events[$0].detectedAt ?? events[$0].time, events[$0].time).microseconds
+            }
+            let partner = Self.partners(
+                truthTimes: truthTimes, eventTimes: eventTimes, decided: decided, window: window)
             var isMatched = [Bool](repeating: false, count: eventOrder.count)
             for (k, partner) in partner.enumerated() {
                 guard let partner else {
