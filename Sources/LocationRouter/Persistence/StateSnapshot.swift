@@ -157,7 +157,8 @@ public struct StateSnapshot: Sendable, Equatable {
         var partition: Partition?
         if let text = try reader.string("partition") {
             guard let parsed = Partition(parsing: text) else {
-                throw InputError("must be I/N with 0 ≤ I < N ≤ \(Partition.maximumCount)", line: header.number, field: "partition")
+                throw InputError(
+                    "must be I/N with 0 ≤ I < N ≤ \(Partition.maximumCount)", line: header.number, field: "partition")
             }
             partition = parsed
         }

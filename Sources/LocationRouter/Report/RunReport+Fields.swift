@@ -48,6 +48,8 @@ extension RunReport {
         Field.count("eventsEmitted") { $0.eventsEmitted },
         Field.count("notificationsDelivered") { $0.notificationsDelivered }.summarized(80, "delivered") { r, events in
             let destination = switch events {
+            // A merged report's events went where each partition sent them.
+            case nil where r.origin.merged != nil: "by the partitions"
             case nil: "counted, not written"
             case "-": "to stdout"
             case let path?: "to \(path)"
