@@ -32,7 +32,9 @@ extension RunCommand {
                 snapshot, profile: scenario.profile, seed: scenario.seed, partition: scenario.partition, path: path)
             return snapshot
         } catch {
-            throw Self.commandError(for: error)
+            // Named by its option: the path alone (a directory, a config file) does not say what it was given as.
+            let failure = Self.commandError(for: error)
+            throw CommandError(failure.code, "--state " + failure.message)
         }
     }
 

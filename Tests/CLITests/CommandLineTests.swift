@@ -146,6 +146,22 @@ import Testing
         #expect(run.err.contains("state.ndjson"))
     }
 
+    @Test func whatIsNotASnapshotIsNamedByItsOption() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let samples = directory + "/samples.csv"
+        try Data("device,lat,lon,time\nbus-1,25.03,121.56,1795248000\n".utf8).write(to: URL(fileURLWithPath: samples))
+        let common = ["--devices", "5", "--duration", "5", "--no-events", "--no-report", "--state"]
+        let csv = await runCommand(common + [samples])
+        #expect(csv.status == .invalidInput)
+        #expect(csv.err.contains("--state \(samples):1: not a LocationRouter state snapshot (its first line"), "\(csv.err)")
+        let folder = await runCommand(common + [directory])
+        #expect(folder.status == .inputMissing)
+        #expect(folder.err.contains("--state \(directory): "), "\(folder.err)")
+        // Neither was touched.
+        #expect(try String(contentsOfFile: samples, encoding: .utf8).hasPrefix("device,lat,lon,time"))
+    }
+
     @Test func aRunWritesItsStateForTheNextOne() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -130,6 +130,12 @@ public struct StateSnapshot: Sendable, Equatable {
             do {
                 lines.append((number, try JSONParser.parse(Array(line))))
             } catch {
+                // A first line that is not JSON: another kind of file (a CSV, a config spread over lines).
+                if lines.isEmpty {
+                    throw InputError(
+                        "not a LocationRouter state snapshot (its first line must be a header such as "
+                            + "{\"format\":\"\(format)\",…}): \(error.message)", line: number)
+                }
                 var located = error
                 located.line = number
                 throw located
