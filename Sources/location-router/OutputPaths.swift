@@ -31,11 +31,11 @@ struct OutputPaths {
     /// - Throws: exit 64 for two outputs on the same file, both on standard output, an output on an input, or an
     ///   unwritable path.
     func check() throws(CommandError) {
+        // Each file's identity taken once, for both comparisons.
+        let files = outputs.filter { $0.path != "-" }.map { (output: $0, identity: Self.identity(of: $0.path)) }
         let read = inputs.compactMap { input in Self.identity(of: input.path).map { (input, $0) } }
-        for output in outputs where output.path != "-" {
-            guard let identity = Self.identity(of: output.path),
-                let (input, _) = read.first(where: { $0.1 == identity })
-            else { continue }
+        for (output, identity) in files {
+            guard let identity, let (input, _) = read.first(where: { $0.1 == identity }) else { continue }
             throw .usage(
                 "\(output.option) \(output.path) is \(input.option) \(input.path), which this command reads: "
                     + "each output needs a file of its own")
@@ -45,13 +45,13 @@ struct OutputPaths {
             throw .usage("\(toStandardOutput[0].option) and \(toStandardOutput[1].option) both write to standard output ('-')")
         }
         var seen: [(output: Output, identity: String)] = []
-        for output in outputs where output.path != "-" {
+        for (output, identity) in files {
             do {
                 try OutputFile.checkWritable(output.path)
             } catch {
                 throw .usage("\(output.option) \(error.description)")
             }
-            guard let identity = Self.identity(of: output.path) else { continue }
+            guard let identity else { continue }
             if let same = seen.first(where: { $0.identity == identity }) {
                 throw .usage(
                     "\(same.output.option) \(same.output.path) and \(output.option) \(output.path) are the same file: "
