@@ -119,6 +119,26 @@ import Testing
         #expect(batched.deviceCount == single.deviceCount)
     }
 
+    /// A registration part way through a batch can make the table rich (a region that dwells; a polygon monitored
+    /// through its enclosing circle): the batch's later samples take the richer rules too, as one call per sample
+    /// does. The batch call once decided the rules at its start, and the dwells of devices registered in it were lost.
+    @Test func aRegistrationThatMakesTheTableRichTakesEffectInItsBatch() {
+        let devices = 24
+        let (walkRegions, columns) = Self.columns(latitude: 47.4, devices: devices)
+        var dwelling = walkRegions
+        for k in dwelling[devices - 1].indices {
+            dwelling[devices - 1][k].notifyOnDwell = true
+            dwelling[devices - 1][k].loiteringDelay = 10
+        }
+        let regions = dwelling
+        var single = MonitorState(settings: MonitoringProfile.exact.settings, stride: 1, seed: 3) { regions[Int($0)] }
+        var batched = single
+        let expected = Self.oneByOne(&single, columns, stride: 1)
+        #expect(expected.contains { $0.kind == .dwell && $0.device == Int32(devices - 1) })
+        // The whole walk in batches of 4,096: the last device registers after the others in the first one.
+        #expect(Self.batched(&batched, columns, stride: 1, batch: 4096, eventLimit: .max) == expected)
+    }
+
     /// The walk's regions as a shared catalog (480 circles of 1 m to 200 m), from a file (numbered as given) or
     /// generated (numbered in tree order, whose refreshes start bounded by the regions monitored); each device
     /// also has one region of its own. Devices choose again after 150 m, and every 60 s or never.

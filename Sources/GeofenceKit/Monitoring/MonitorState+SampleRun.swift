@@ -24,11 +24,13 @@ extension MonitorState {
         precondition(
             latitudes.count == count && longitudes.count == count && times.count == count
                 && (accuracies?.count ?? count) == count, "the columns differ in length")
-        let exact = !isRich && visits == nil
         // Taken out once a batch: each registration below then calls it without retaining it.
         let regions = regionsOf
         var i = start
         while i < count && events.count < eventLimit {
+            // Asked again after every registration and choice: a region that dwells, or a polygon monitored through
+            // its enclosing circle, makes the table rich for every later sample, this batch's too.
+            let exact = !isRich && visits == nil
             if exact && selection != nil {
                 let run = evaluateChoosingRun(
                     devices: devices, latitudes: latitudes, longitudes: longitudes, times: times, from: i, into: &events,
