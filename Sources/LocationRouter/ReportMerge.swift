@@ -48,11 +48,12 @@ public enum ReportMerge {
                     message: "\(name) and \(firstName) come from runs with different \(what) (\(value(report)) and \(value(first))): they are not partitions of one run")
             }
         }
+        // The fingerprint of the configuration last: it covers the seed and the profile too, which say more.
         try refuse("seeds") { String($0.seed) }
-        try refuse("configurations") { $0.origin.configuration ?? "none" }
         try refuse("profiles") { $0.profile }
         try refuse("versions") { $0.version }
         try refuse("partition counts") { String($0.origin.partition.count) }
+        try refuse("configurations") { $0.origin.configuration ?? "none" }
         let count = first.origin.partition.count
         var owners: [Int: String] = [:]
         for (name, report) in reports {

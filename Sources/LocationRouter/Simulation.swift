@@ -259,4 +259,12 @@ public struct Simulation: Sendable {
                     + "snapshot of its own)")
         }
     }
+
+    /// Refuses a snapshot written by another profile: the check of earlier versions, kept for code written against
+    /// it. It takes the snapshot's own seed and partition as the run's; ``check(_:profile:seed:partition:path:)``
+    /// also refuses a snapshot of another seed or partition.
+    public static func check(_ snapshot: StateSnapshot, profile: String, path: String) throws {
+        try check(
+            snapshot, profile: profile, seed: snapshot.seed ?? 0, partition: snapshot.partition ?? .whole, path: path)
+    }
 }

@@ -188,4 +188,14 @@ import GeofenceFormats
             (error as? InputError)?.field == field
         }
     }
+
+    /// The check of earlier versions (profile only) still refuses another profile, and takes a snapshot of any seed
+    /// and partition.
+    @Test func theProfileOnlyCheckKeepsItsMeaning() throws {
+        let snapshot = StateSnapshot(profile: "ios", seed: 7, partition: Partition(index: 1, count: 2), devices: [])
+        try Simulation.check(snapshot, profile: "ios", path: "state.ndjson")
+        #expect { try Simulation.check(snapshot, profile: "exact", path: "state.ndjson") } throws: { error in
+            (error as? InputError)?.field == "profile"
+        }
+    }
 }

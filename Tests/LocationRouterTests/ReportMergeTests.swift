@@ -93,6 +93,10 @@ import Testing
         var otherConfiguration = named[2]
         otherConfiguration.1.origin.configuration = "beef"
         #expect(refusal([named[0], named[1], otherConfiguration])?.contains("different configurations") == true)
+        // Another profile changes the fingerprint too: the profile is named.
+        var otherProfile = otherConfiguration
+        otherProfile.1.profile = "android"
+        #expect(refusal([named[0], named[1], otherProfile])?.contains("different profiles (android and ") == true)
         #expect(refusal([]) == "no report to merge")
         let partial = try ReportMerge.merge([named[0], named[2]].map { (name: $0.0, report: $0.1) }, allowingMissing: true)
         #expect(partial.origin.merged?.missing == [1])
