@@ -75,18 +75,21 @@ public actor RegionMonitor {
                 continue
             }
             let emittedBefore = emitted
+            // A batch that carries only a watermark (the end of a stream's input) has no sample to date its events
+            // from: the timers it fires are timed from its arrival here, not from the clock's zero.
+            let ingress = batch.ingress != 0 ? batch.ingress : MonotonicClock.now()
             var events: [GeofenceEvent] = []
             var next = 0
             while next < batch.count {
                 next = evaluate(batch, from: next, into: &events)
                 if events.count >= Self.maxEventsPerBatch {
-                    emitted += try await send(&events, ingress: batch.ingress, output: output)
+                    emitted += try await send(&events, ingress: ingress, output: output)
                 }
             }
             if let watermark = batch.watermark { state.advance(to: Timestamp(microseconds: watermark), into: &events) }
             recorder?.recordEvaluated(batch)
             if !events.isEmpty {
-                emitted += try await send(&events, ingress: batch.ingress, output: output)
+                emitted += try await send(&events, ingress: ingress, output: output)
             }
             progress?.add(updates: batch.count, events: emitted - emittedBefore, latestTime: batch.times.last)
         }

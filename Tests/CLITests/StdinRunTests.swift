@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The CLI end to end as a user runs it: the built executable, samples on standard input.
@@ -20,6 +21,38 @@ import Testing
             #"{"device":"bus-17","region":"taipei-101","event":"enter","time":"2026-11-21T08:20:00Z","lat":25.034,"lon":121.5645,"seq":3}"#,
         ])
         #expect(run.err.contains("updates"))
+    }
+
+    /// Under ios an enter is confirmed 20 s after the crossing; when no later sample of the device comes, the end of
+    /// input fires it. Its latency is timed from that end's arrival: it was timed from the clock's zero, and the
+    /// report's latencies were the machine's uptime.
+    @Test func eventsFiredAtTheEndOfInputHaveTheRunsLatency() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let regions = folder + "/one.geojson"
+        try #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"A","geometry":{"type":"Point","coordinates":[121.5,25.0]},"properties":{"radius":500}}]}"#
+            .write(toFile: regions, atomically: true, encoding: .utf8)
+        // "tail" crosses in at its last sample; "other" stays far away and ends the input 100 s later.
+        let samples = [
+            #"{"device":"tail","lat":25.009,"lon":121.5,"time":1795248000}"#,
+            #"{"device":"other","lat":25.045,"lon":121.5,"time":1795248000}"#,
+            #"{"device":"tail","lat":25.00225,"lon":121.5,"time":1795248100}"#,
+            #"{"device":"other","lat":25.045,"lon":121.5,"time":1795248200}"#,
+        ].joined(separator: "\n") + "\n"
+        let report = folder + "/report.json"
+        let run = try runExecutable(
+            ["--source", "stdin", "--regions", regions, "--profile", "ios", "--delivery", "instant", "--events",
+             folder + "/events.ndjson", "--report", report, "--quiet"],
+            stdin: samples)
+        #expect(run.status == 0, "\(run.err)")
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        let events = try #require(json["events"] as? [String: Int])
+        #expect(events["enter"] == 1)
+        let wallMilliseconds = try #require(json["wallSeconds"] as? Double) * 1000
+        let latency = try #require(json["latencyMs"] as? [String: Double])
+        // The report rounds the run's seconds to the millisecond.
+        #expect(try #require(latency["max"]) <= wallMilliseconds + 1, "\(latency), run \(wallMilliseconds) ms")
     }
 
     @Test func badLinesAreReportedAndSkippedOrFatalOnRequest() throws {
