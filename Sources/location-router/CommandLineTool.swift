@@ -2,10 +2,13 @@ import Foundation
 
 /// The `location-router` command: picks the subcommand, runs it, and turns errors into messages and exit codes.
 enum CommandLineTool {
+    /// The first argument that names a subcommand (any other runs `run` with every argument).
+    static let subcommands = ["run", "check", "score", "serve", "report", "merge", "help"]
+
     static func run(_ arguments: [String], console: Console, workingDirectory: String) async -> ExitCode {
         var tokens = arguments
         let subcommand: String
-        if let first = tokens.first, ["run", "check", "score", "serve", "report", "merge", "help"].contains(first) {
+        if let first = tokens.first, subcommands.contains(first) {
             subcommand = first
             tokens.removeFirst()
         } else {
@@ -18,6 +21,10 @@ enum CommandLineTool {
             }
             switch subcommand {
             case "help":
+                // `help`, `help --help` and `help SUBCOMMAND`; a mistyped subcommand is an error, not the overview.
+                if let topic = tokens.first, !topic.hasPrefix("-"), !subcommands.contains(topic) {
+                    throw .usage("no subcommand '\(topic)': the subcommands are run, check, score, serve, report and merge")
+                }
                 console.out(tokens.first == "report" ? HelpText.report : HelpText.page(for: tokens.first))
                 return .success
             case "score":

@@ -16,9 +16,16 @@ extension RunCommand {
         if scenario.webhookURL != nil {
             paths.add("--dead-letter", scenario.webhook.deadLetter ?? WebhookConfiguration.defaultDeadLetterPath)
         }
+        paths.addInput("--config", configPath)
         paths.addInput("--regions", scenario.regionsFile)
-        if case .gpx(let files) = scenario.source {
+        switch scenario.source {
+        case .gpx(let files):
             for file in files { paths.addInput("the GPX file", file) }
+        case .stdin:
+            // A file redirected to standard input (`< samples.ndjson`) is read too; a pipe or a terminal is no file.
+            paths.addInput("standard input", "/dev/stdin")
+        default:
+            break
         }
         return paths
     }

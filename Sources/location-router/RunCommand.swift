@@ -12,13 +12,17 @@ struct RunCommand {
     /// Warnings for outputs that a flag given beside them turns off (`--report` and `--no-report`), said as the run
     /// starts.
     private(set) var overridden: [String] = []
+    /// The configuration file the scenario was read from (`--config`, or `config.json` in the working directory):
+    /// an input no output may replace.
+    private(set) var configPath: String?
 
     init(arguments: [String], console: Console, workingDirectory: String) throws(CommandError) {
         self.console = console
         var arguments = Arguments(arguments)
-        let configPath = try arguments.option("--config")
+        let givenConfig = try arguments.option("--config")
         let defaultConfig = (workingDirectory as NSString).appendingPathComponent("config.json")
-        if let path = configPath ?? (FileManager.default.fileExists(atPath: defaultConfig) ? defaultConfig : nil) {
+        if let path = givenConfig ?? (FileManager.default.fileExists(atPath: defaultConfig) ? defaultConfig : nil) {
+            configPath = path
             let bytes = try Files.read(path)
             do {
                 try scenario.apply(configJSON: bytes)

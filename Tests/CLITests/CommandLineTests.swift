@@ -13,6 +13,14 @@ import Testing
         #expect(run.err.isEmpty)
     }
 
+    @Test func helpForASubcommandThatDoesNotExistIsAUsageError() async {
+        let run = await runCommand(["help", "fetch"])
+        #expect(run.status == .usage)
+        #expect(run.err.contains("no subcommand 'fetch'"), "\(run.err)")
+        #expect(run.out.isEmpty)
+        #expect(await runCommand(["help", "merge"]).out.contains("USAGE: location-router merge"))
+    }
+
     @Test func checkHasItsOwnHelp() async {
         let run = await runCommand(["check", "--help"])
         #expect(run.status == .success)
@@ -155,9 +163,10 @@ import Testing
         let csv = await runCommand(common + [samples])
         #expect(csv.status == .invalidInput)
         #expect(csv.err.contains("--state \(samples):1: not a LocationRouter state snapshot (its first line"), "\(csv.err)")
+        // A directory is no file to write either: refused before the run, as every output is.
         let folder = await runCommand(common + [directory])
-        #expect(folder.status == .inputMissing)
-        #expect(folder.err.contains("--state \(directory): "), "\(folder.err)")
+        #expect(folder.status == .usage)
+        #expect(folder.err.contains("--state \(directory): is a directory"), "\(folder.err)")
         // Neither was touched.
         #expect(try String(contentsOfFile: samples, encoding: .utf8).hasPrefix("device,lat,lon,time"))
     }

@@ -92,6 +92,49 @@ import Testing
         #expect(unwritable.err.contains("does not exist"))
     }
 
+    /// The config file and a file redirected to standard input are inputs too, and a directory is no output: each
+    /// is refused before the run (the config and the samples were replaced, and a directory failed after the run).
+    @Test func noOutputReplacesTheConfigOrTheSamplesOrIsADirectory() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let config = directory + "/scenario.json"
+        let scenario = #"{"source": {"devices": 3, "duration": 5}}"#
+        try scenario.write(toFile: config, atomically: false, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: directory + "/folder", withIntermediateDirectories: false)
+        let refusals: [([String], String)] = [
+            (["--config", config, "--report", config], "--report \(config) is --config \(config), which this command reads"),
+            (["--config", config, "--events", directory + "/./scenario.json", "--no-report"], "is --config"),
+            (["--config", config, "--report", directory + "/folder"], "--report \(directory)/folder: is a directory"),
+            (["--config", config, "--no-report", "--events", directory + "/folder"], "--events \(directory)/folder: is a directory"),
+        ]
+        for (arguments, message) in refusals {
+            let run = await runCommand(arguments)
+            #expect(run.status == .usage, "\(arguments)")
+            #expect(run.err.contains(message), "\(arguments): \(run.err)")
+        }
+        #expect(try String(contentsOfFile: config, encoding: .utf8) == scenario)
+        // The built executable with a file on its standard input, as a shell's `< samples.ndjson` gives it.
+        let samples = directory + "/samples.ndjson"
+        let lines = #"{"device":"d","lat":25.0,"lon":121.5,"time":1795248000}"# + "\n"
+        try lines.write(toFile: samples, atomically: false, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try executablePath())
+        process.arguments = [
+            "--source", "stdin", "--regions", try fixture("taipei-regions.geojson"), "--events", samples, "--no-report",
+            "--quiet",
+        ]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: samples))
+        let error = Pipe()
+        process.standardError = error
+        try process.run()
+        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 64, "\(message)")
+        #expect(message.contains("--events \(samples) is standard input"), "\(message)")
+        #expect(try String(contentsOfFile: samples, encoding: .utf8) == lines)
+    }
+
     @Test func aReportToADeviceOrAFIFOLeavesItInPlace() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -18,10 +18,13 @@ public enum OutputFile {
     }
 
     /// Decides how `path` will be written, without touching it.
-    /// - Throws: ``OutputError`` when the path's directory does not exist or a link cannot be resolved.
+    /// - Throws: ``OutputError`` when the path is a directory, its directory does not exist or a link cannot be
+    ///   resolved.
     public static func kind(of path: String) throws(OutputError) -> Kind {
         var status = stat()
         if stat(path, &status) == 0 {
+            // Root may write into a directory, and no file can take its place: said before a run, not after it.
+            if (status.st_mode & S_IFMT) == S_IFDIR { throw OutputError(path: path, message: "is a directory") }
             if (status.st_mode & S_IFMT) != S_IFREG { return .inPlace }
             return .replace(target: resolved(path))
         }
