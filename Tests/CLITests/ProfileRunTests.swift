@@ -78,6 +78,11 @@ import Testing
         (["--authorization", "sometimes=0.5"], "'--authorization <shares>'"),
         (["--compare-profiles", "ios,symbian"], "'--compare-profiles <list>'"),
         (["--initial-trigger", "enter,bounce"], "'--initial-trigger <t>'"),
+        (["--initial-trigger", "none,state"], "'--initial-trigger <t>'"),
+        (["--initial-trigger", ""], "'--initial-trigger <t>'"),
+        // Shares were scaled to their sum: this denied half the devices.
+        (["--authorization", "always=0.2,denied=0.2"], "the shares add up to 0.4, not 1"),
+        (["--authorization", "whenInUse=0.7,denied=0.6"], "the shares add up to 1.3, not 1"),
     ])
     func badProfileOptionsAreUsageErrors(arguments: [String], message: String) async {
         let run = await runCommand(arguments)

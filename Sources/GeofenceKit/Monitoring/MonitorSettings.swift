@@ -14,10 +14,14 @@ public struct InitialTriggers: OptionSet, Sendable, Hashable {
     /// `exit` for the regions the device is outside (Android's `INITIAL_TRIGGER_EXIT`).
     public static let exit = InitialTriggers(rawValue: 8)
 
-    /// Parses `none`, `state`, `enter`, `dwell`, `exit`, or a comma-separated combination such as `enter,dwell`.
+    /// Parses `none`, `state`, `enter`, `dwell`, `exit`, or a comma-separated combination such as `enter,dwell`;
+    /// `nil` for anything else, an empty name (`""`, `enter,,dwell`) or `none` beside a trigger (`none,state`).
     public init?(text: String) {
         var triggers: InitialTriggers = []
-        for name in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+        let names = text.split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !names.contains(""), names.count == 1 || !names.contains("none") else { return nil }
+        for name in names {
             switch name {
             case "none": break
             case "state": triggers.insert(.state)

@@ -61,7 +61,13 @@ extension OptionRule where Value == AuthorizationMix {
         OptionRule(
             expected: "e.g. always=0.8,whenInUse=0.15,denied=0.05",
             parse: { text in
-                AuthorizationMix(shares: text).map { .success($0) } ?? .failure(OptionRejection(message: "must be shares"))
+                guard let mix = AuthorizationMix(shares: text) else {
+                    return .failure(OptionRejection(message: "must be shares"))
+                }
+                if let problem = mix.sharesProblem {
+                    return .failure(OptionRejection(message: problem, detailsOnCommandLine: true))
+                }
+                return .success(mix)
             },
             read: { (object, key) throws(InputError) -> AuthorizationMix? in
                 guard var authorization = try object.object(key) else { return nil }
@@ -71,9 +77,7 @@ extension OptionRule where Value == AuthorizationMix {
                 // Absent, `always` is the rest of the devices.
                 mix.always = try OptionRule<Double>.nonNegative(max: 1).read(&authorization, "always")
                     ?? max(0, 1 - mix.whenInUse - mix.denied)
-                guard mix.always + mix.whenInUse + mix.denied > 0 else {
-                    throw authorization.error("the shares must not all be 0", key: "always")
-                }
+                if let problem = mix.sharesProblem { throw authorization.error(problem, key: "always") }
                 mix.foregroundSeconds = try OptionRule<Double>.positive(max: 31_622_400).read(
                     &authorization, "foregroundSeconds") ?? mix.foregroundSeconds
                 mix.backgroundSeconds = try OptionRule<Double>.positive(max: 31_622_400).read(
@@ -127,7 +131,15 @@ extension AuthorizationMix {
             }
         }
         if mix.always < 0 { mix.always = max(0, 1 - mix.whenInUse - mix.denied) }
-        guard mix.always + mix.whenInUse + mix.denied > 0 else { return nil }
         self = mix
+    }
+
+    /// Why the shares are not a split of the devices: they must add up to 1 (`denied=0.1` alone is 10 % denied, the
+    /// rest `always`); `nil` when they do. Shares were once scaled to their sum, so `always=0.2,denied=0.2` denied
+    /// half the devices.
+    var sharesProblem: String? {
+        let sum = always + whenInUse + denied
+        guard abs(sum - 1) > 1e-9 else { return nil }
+        return "the shares add up to \((sum * 1e6).rounded() / 1e6), not 1 (leave always out to give it the rest)"
     }
 }
