@@ -146,6 +146,26 @@ import Testing
         #expect(found == [42])
     }
 
+    /// A circle of 1,000 km whose boundary lies 900 m from the point (along the equator), and twenty of 10 m whose
+    /// boundaries lie 20–780 m from it: the twenty are the nearest. Ranked by its chord, a kilometre shorter than the
+    /// geodesic at that distance, the large circle came first.
+    @Test func aLargeCircleIsRankedByItsGeodesicDistance() throws {
+        let longitude = 1_000_900 / Geodesic.semiMajorAxis / Geodesic.radiansPerDegree
+        var shapes: [(region: Int32, shape: CatalogIndex.Shape)] = [
+            (100, .circle(latitude: 0, longitude: longitude, radius: 1_000_000))
+        ]
+        for k in 0..<20 {
+            shapes.append((Int32(k), .circle(latitude: Double(30 + 40 * k) / 110_574, longitude: 0, radius: 10)))
+        }
+        let index = CatalogIndex(shapes)
+        var result = CatalogIndex.NearestRegions()
+        index.nearest(latitude: 0, longitude: 0, count: 20, into: &result)
+        #expect(result.regions == (0..<20).map { Int32($0) })
+        index.nearest(latitude: 0, longitude: 0, count: 21, into: &result)
+        #expect(result.regions.last == 100)
+        #expect(abs(try #require(result.distances.last) - 900) < 0.01)
+    }
+
     @Test func anEmptyCatalogFindsNothing() {
         let index = CatalogIndex([(region: Int32, shape: CatalogIndex.Shape)]())
         var result = CatalogIndex.NearestRegions()
@@ -166,14 +186,22 @@ import Testing
         let catalog = Self.circles(3_000, around: -33.9, 151.2, spread: 2, seed: 13)
         let index = Self.index(catalog)
         var result = CatalogIndex.NearestRegions()
-        // The index's own measure (straight-line distance minus the radius rounded up to a `Float`) for every
-        // region: far regions' geodesic and straight distances differ by more than some of their gaps.
+        // The index's own measure for every region: up to ``CatalogIndex/chordLimit`` the straight-line distance
+        // minus the radius rounded up to a `Float`, the geodesic less the exact radius beyond (where the two
+        // distances differ by more than some of the regions' gaps).
         let point = EarthCentredPoint(latitude: -33.9, longitude: 151.2)
         let scan = catalog.enumerated().map { k, circle in
             let float = Float(circle.radius)
             let radius = Double(float) >= circle.radius ? float : float.nextUp
             let centre = EarthCentredPoint(latitude: circle.latitude, longitude: circle.longitude)
-            return (distance: centre.distance(to: point) - Double(radius), region: Int32(k))
+            let chord = centre.distance(to: point)
+            let distance =
+                chord <= CatalogIndex.chordLimit
+                ? chord - Double(radius)
+                : Geodesic.distance(
+                    latitude1: circle.latitude, longitude1: circle.longitude, latitude2: -33.9, longitude2: 151.2)
+                    - circle.radius
+            return (distance: distance, region: Int32(k))
         }.sorted { ($0.distance, $0.region) < ($1.distance, $1.region) }
         index.nearest(latitude: -33.9, longitude: 151.2, count: 5_000, into: &result)
         #expect(result.regions == scan.map(\.region))
