@@ -71,8 +71,11 @@ struct FileCheck {
         }
     }
 
-    /// Checks a regions file, counting its regions as they are decoded (none is kept).
-    private static func checkRegions(path: String) -> FileCheck {
+    /// Checks a regions file, counting its regions as they are decoded (none is kept); its shared catalog is
+    /// measured against `limit` under `selection` (see ``warnAboutCatalog(shared:ownCounts:limit:selection:)``).
+    private static func checkRegions(
+        path: String, limit: Int = FileCheck.smallestSlotLimit, selection: SelectionStrategy? = nil
+    ) -> FileCheck {
         var result = FileCheck(file: path, kind: .geojson)
         var circles = 0
         var polygons = 0
@@ -100,7 +103,8 @@ struct FileCheck {
             ("regions", "\(count)"), ("circles", "\(circles)"), ("polygons", "\(polygons)"), ("shared", "\(shared)"),
         ]
         result.summary = "\(count) regions (\(circles) circles, \(polygons) polygons)"
-        result.warnAboutCatalog(shared: shared, ownCounts: own.map { ($0.key, $0.value) })
+        result.warnAboutCatalog(
+            shared: shared, ownCounts: own.map { ($0.key, $0.value) }, limit: limit, selection: selection)
         return result
     }
 
@@ -112,7 +116,26 @@ struct FileCheck {
             warnAboutCatalog(in: scenario)
         } catch {
             errors = [error]
+            return
         }
+        if let regionsFile = scenario.regionsFile { checkRegionsFile(regionsFile, of: scenario) }
+    }
+
+    /// The regions file a config names (`regions.file`, as `run` finds it: relative to the working directory),
+    /// checked as a regions file is, its catalog against the config's profile and selection: its errors, its
+    /// warnings, and missing (exit 66) when it cannot be read.
+    private mutating func checkRegionsFile(_ path: String, of scenario: Scenario) {
+        let regions = Self.checkRegions(
+            path: path, limit: scenario.settings.slotLimit, selection: scenario.selection.strategy)
+        func named(_ error: InputError) -> InputError {
+            error.file == nil ? InputError("regions.file \(path): \(error.message)", field: error.field) : error
+        }
+        errors += regions.errors.map(named)
+        warnings += regions.warnings.map(named)
+        missing = missing || regions.missing
+        summary =
+            regions.valid
+            ? summary + " (regions.file \(path): \(regions.summary))" : "a scenario whose regions.file cannot be used"
     }
 
     /// The file's chunks, or `nil` with `result` marked missing (exit 66) when it cannot be opened.

@@ -1,6 +1,9 @@
+import GeofenceKit
+
 /// Warnings about options that the rest of the run leaves with nothing to act on, said before it starts rather than
 /// discovered in its output: a snapshot interval with no state file, a score tolerance with nothing scored, a
-/// threshold on a score that is not computed.
+/// threshold on a score that is not computed, refresh options without `nearest`, a webhook or an events file beside
+/// `--compare-profiles`.
 extension Scenario {
     var idleOptionWarnings: [String] {
         var warnings: [String] = []
@@ -17,6 +20,31 @@ extension Scenario {
             let more = needingScore.count > 1 ? " (and \(needingScore.count - 1) more)" : ""
             warnings.append(
                 "the threshold \(first)\(more) has no value without --score: it will not be met")
+        }
+        if selection.strategy != .nearest {
+            let given = [
+                ("--refresh-distance", selection.refreshDistance != SelectionSettings().refreshDistance),
+                ("--refresh-interval", selection.refreshInterval != nil),
+                ("--proximity-radius", selection.proximityRadius != nil),
+            ].filter(\.1).map(\.0)
+            if let first = given.first {
+                let options = given.count > 1 ? given.dropLast().joined(separator: ", ") + " and " + given.last! : first
+                warnings.append(
+                    "\(options) \(given.count > 1 ? "are" : "is") used only with --selection nearest "
+                        + "(monitor.selection); this run's selection is \(selection.strategy.rawValue)")
+            }
+        }
+        if !compareProfiles.isEmpty {
+            if webhookURL != nil {
+                warnings.append(
+                    "--webhook is not called under --compare-profiles: the profiles' events are compared in the "
+                        + "report (run one profile to deliver its events)")
+            }
+            if let events, events != Scenario().events {
+                warnings.append(
+                    "--events \(events) is not written under --compare-profiles: the profiles' events are compared "
+                        + "in the report")
+            }
         }
         return warnings
     }

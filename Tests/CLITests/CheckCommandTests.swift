@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import location_router
 
@@ -50,6 +51,39 @@ import Testing
         #expect(run.status == .invalidInput)
         #expect(run.out.contains("bad-lines.ndjson: samples, INVALID"))
         #expect(run.out.contains("line 2") || run.out.contains(":2:"))
+    }
+
+    /// A config's regions file is checked with it, as `run` would read it: missing (66), invalid (65), and its
+    /// shared catalog against the config's profile and selection (a config naming a missing file was "valid").
+    @Test func aConfigsRegionsFileIsCheckedWithIt() async throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let features = (0..<30).map { k in
+            #"{"type":"Feature","id":"store-\#(k)","geometry":{"type":"Point","coordinates":[121.5,\#(25 + Double(k) / 100)]},"properties":{"radius":100}}"#
+        }
+        let catalog = folder + "/catalog.geojson"
+        try #"{"type":"FeatureCollection","features":["#.appending(features.joined(separator: ",")).appending("]}")
+            .write(toFile: catalog, atomically: false, encoding: .utf8)
+        func check(_ regionsFile: String, _ more: String = "") async throws -> CapturedRun {
+            let config = folder + "/config.json"
+            try #"{"source": {"kind": "stdin"}, "regions": {"file": "\#(regionsFile)"}\#(more)}"#
+                .write(toFile: config, atomically: false, encoding: .utf8)
+            return await runCommand(["check", config])
+        }
+        let missing = try await check(folder + "/none.geojson")
+        #expect(missing.status == .inputMissing)
+        #expect(missing.out.contains("regions.file \(folder)/none.geojson: "), "\(missing.out)")
+        let invalid = try await check(fixture("bad-regions.geojson"))
+        #expect(invalid.status == .invalidInput, "\(invalid.out)")
+        let shared = try await check(catalog)
+        #expect(shared.status == .success)
+        #expect(shared.out.contains("larger than the slot limit (20)"), "\(shared.out)")
+        #expect(shared.out.contains("regions.file \(catalog): 30 regions"), "\(shared.out)")
+        for other in [#", "monitor": {"selection": "nearest"}"#, #", "profile": "android""#] {
+            let quiet = try await check(catalog, other)
+            #expect(quiet.status == .success)
+            #expect(!quiet.out.contains("slot limit"), "\(other): \(quiet.out)")
+        }
     }
 
     @Test func aMissingFileExits66() async {

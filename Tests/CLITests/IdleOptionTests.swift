@@ -13,10 +13,27 @@ import Testing
         (["--score-tolerance", "30"], "--score-tolerance is used only with --score or --target"),
         (["--threshold", "score.recall > 0.5", "--threshold", "score.missed < 3"],
             "the threshold score.recall > 0.5 (and 1 more) has no value without --score: it will not be met"),
+        (["--refresh-distance", "100"],
+            "--refresh-distance is used only with --selection nearest (monitor.selection); this run's selection is fileOrder"),
+        (["--refresh-interval", "10", "--proximity-radius", "50"],
+            "--refresh-interval and --proximity-radius are used only with --selection nearest"),
+        (["--compare-profiles", "ios", "--webhook", "http://127.0.0.1:9/"],
+            "--webhook is not called under --compare-profiles"),
     ])
     func anIdleOptionIsWarnedAbout(arguments: [String], warning: String) async {
         let run = await runCommand(Self.common + arguments)
         #expect(run.err.contains("warning: " + warning), "\(run.err)")
+    }
+
+    @Test func anEventsFileBesideACompareProfilesRunIsWarnedAbout() async throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let events = folder + "/events.ndjson"
+        let run = await runCommand(
+            ["--devices", "10", "--duration", "5", "--no-report", "--quiet", "--compare-profiles", "ios", "--events", events])
+        #expect(run.status == .success, "\(run.err)")
+        #expect(run.err.contains("warning: --events \(events) is not written under --compare-profiles"), "\(run.err)")
+        #expect(!FileManager.default.fileExists(atPath: events))
     }
 
     @Test func optionsWithWhatTheyNeedAreNotWarnedAbout() async throws {
@@ -25,7 +42,8 @@ import Testing
         let run = await runCommand(
             Self.common + [
                 "--snapshot-interval", "5", "--state", folder + "/state.ndjson", "--score", "--score-tolerance", "30",
-                "--threshold", "score.recall > 0.5",
+                "--threshold", "score.recall > 0.5", "--catalog", "100", "--selection", "nearest", "--refresh-distance",
+                "100", "--proximity-radius", "50",
             ])
         #expect(run.status == .success, "\(run.err)")
         #expect(!run.err.contains("warning"), "\(run.err)")
