@@ -152,6 +152,8 @@ public enum ReportMerge {
             total.failedRequests += one.failedRequests
             total.lost += one.lost
             total.writeWaits += one.writeWaits
+            // The last partition's that failed at all, in partition order.
+            total.lastFailure = one.lastFailure ?? total.lastFailure
             total.latency.merge(one.latency)
         }
     }

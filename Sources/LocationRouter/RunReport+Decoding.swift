@@ -59,6 +59,7 @@ extension RunReport {
             webhook.deadLettered = try reader.integer("deadLettered")
             webhook.failedRequests = try reader.integer("failedRequests")
             webhook.lost = try reader.integer("lost")
+            webhook.lastFailure = try reader.optionalString("lastFailure")
             webhook.accepted = webhook.delivered + webhook.deadLettered + webhook.lost
             webhook.latency = try reader.object("latencyBuckets").histogram()
             self.webhook = webhook

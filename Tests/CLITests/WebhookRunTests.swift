@@ -34,5 +34,7 @@ import Testing
         #expect(server.requests == 5)
         #expect(webhook["retries"] as? Int == 4)
         #expect((report["accounting"] as? [String: Any])?["balanced"] as? Bool == true)
+        // Why the events were dead-lettered: the counts alone did not say.
+        #expect(webhook["lastFailure"] as? String == "the connection closed in the middle of the answer")
     }
 }

@@ -72,6 +72,11 @@ struct ReportFieldTableTests {
         #expect(rows.first { $0.label == "selection" }?.text == "nearest · 40 refreshes · 90 added · 90 removed · 45.0 swaps per device-hour")
         #expect(rows.first { $0.label == "delivered" }?.text == "233 to stdout, dropped 0")
         #expect(rows.first { $0.label == "webhook" }?.text == "230 delivered in 12 requests, 3 retries, 3 dead-lettered")
+        // Why attempts failed, when one did.
+        report.webhook?.lastFailure = "HTTP 503"
+        #expect(
+            report.summaryRows(eventsDestination: "-").first { $0.label == "webhook" }?.text
+                == "230 delivered in 12 requests, 3 retries, 3 dead-lettered (last failure: HTTP 503)")
     }
 
     @Test func rowsWithNothingToSayAreLeftOut() {

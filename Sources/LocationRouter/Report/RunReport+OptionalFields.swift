@@ -30,6 +30,7 @@ extension RunReport {
             r.webhook.map { webhook in
                 Field.object(
                     webhookCounts.map { ($0.name, String($0.value(webhook))) } + [
+                        ("lastFailure", webhook.lastFailure.map(EventEncoder.jsonLiteral) ?? "null"),
                         ("latencyMs", Field.object(milliseconds(webhook.latency).map { ($0.name, Field.number($0.value)) })),
                         ("latencyBuckets", webhook.latency.json),
                     ])
@@ -52,6 +53,7 @@ extension RunReport {
             line += ", \(SummaryFormat.grouped(webhook.retries)) retries, "
                 + "\(SummaryFormat.grouped(webhook.deadLettered)) dead-lettered"
             if webhook.lost > 0 { line += ", \(SummaryFormat.grouped(webhook.lost)) LOST" }
+            if let last = webhook.lastFailure { line += " (last failure: \(last))" }
             return line
         }
     }()

@@ -74,12 +74,14 @@ final class WebhookDelivery: Sendable {
                     ledger.statistics.latency.record(latency)
                 }
                 return
-            case .rejected:
+            case .rejected(let reason):
+                ledger.withLock { $0.statistics.lastFailure = reason }
                 await deadLetter(batch)
                 return
             case .cancelled:
                 return
-            case .retryable(_, let retryAfter):
+            case .retryable(let reason, let retryAfter):
+                ledger.withLock { $0.statistics.lastFailure = reason }
                 guard attempt < configuration.maxAttempts else {
                     await deadLetter(batch)
                     return

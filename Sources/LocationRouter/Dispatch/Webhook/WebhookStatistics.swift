@@ -18,6 +18,9 @@ public struct WebhookStatistics: Sendable, Equatable {
     public var failedRequests = 0
     /// Events that could be neither delivered nor appended to the dead-letter file; `close()` throws if any.
     public var lost = 0
+    /// Why the latest attempt that failed did (`connection refused`, `HTTP 503`, a timeout); `nil` when none did.
+    /// A run whose events were dead-lettered says why, where the counts alone did not.
+    public var lastFailure: String?
     /// How often `write` had to wait because every request slot was busy (back-pressure at work).
     public var writeWaits = 0
     /// Per delivered request, from the start of its first attempt to its 2xx answer, in nanoseconds (retries
