@@ -36,7 +36,15 @@ extension RunCommand {
         var catalog: RegionCatalog?
         if let path = scenario.regionsFile {
             var warnings: [InputError] = []
-            let decoded = try Files.regionCatalog(path, warnings: &warnings)
+            let decoded: RegionCatalog
+            do {
+                decoded = try Files.regionCatalog(path, warnings: &warnings)
+            } catch where error.code == .inputMissing {
+                // Named by its option and key: a path from a config file in another folder is read from the working
+                // directory, which the bare "no such file" did not say.
+                let relative = path.hasPrefix("/") ? "" : " (read from the working directory, \(FileManager.default.currentDirectoryPath))"
+                throw CommandError(error.code, "--regions (regions.file) \(error.message)\(relative)")
+            }
             Files.printRegionWarnings(warnings, of: path, to: console)
             catalog = decoded
         }

@@ -73,6 +73,14 @@ import Testing
     @Test func aMissingConfigOrRegionFileExits66() async {
         #expect(await runCommand(["--config", "/nonexistent/config.json"]).status == .inputMissing)
         #expect(await runCommand(["--regions", "/nonexistent/regions.geojson"]).status == .inputMissing)
+        // A relative path, as a config file in another folder gives it: read from the working directory, which the
+        // message names with the option and the key.
+        let relative = await runCommand(["--regions", "nonexistent/regions.geojson"])
+        #expect(relative.status == .inputMissing)
+        #expect(
+            relative.err.contains(
+                "--regions (regions.file) nonexistent/regions.geojson: no such file (read from the working directory, "),
+            "\(relative.err)")
     }
 
     @Test func invalidRegionsExit65NamingTheFeatureAndField() async {

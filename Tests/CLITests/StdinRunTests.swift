@@ -55,6 +55,22 @@ import Testing
         #expect(try #require(latency["max"]) <= wallMilliseconds + 1, "\(latency), run \(wallMilliseconds) ms")
     }
 
+    /// A broken first line makes an NDJSON stream read as CSV: the error says the format was detected, and how to
+    /// choose it; chosen, the line is one bad line among the samples.
+    @Test func aBrokenFirstLineSaysHowTheFormatWasDetected() throws {
+        let samples = "oops\n" + #"{"device":"d1","lat":25.04,"lon":121.517,"time":"2026-11-21T08:00:00Z"}"# + "\n"
+        let detected = try runExecutable(
+            ["--source", "stdin", "--regions", fixture("taipei-regions.geojson"), "--no-events", "--no-report"],
+            stdin: samples)
+        #expect(detected.status == 65)
+        #expect(detected.err.contains("the format was detected from this first line"), "\(detected.err)")
+        let chosen = try runExecutable(
+            ["--source", "stdin:ndjson", "--regions", fixture("taipei-regions.geojson"), "--no-events", "--no-report"],
+            stdin: samples)
+        #expect(chosen.status == 0, "\(chosen.err)")
+        #expect(chosen.err.contains("stdin:1"), "\(chosen.err)")
+    }
+
     @Test func badLinesAreReportedAndSkippedOrFatalOnRequest() throws {
         let samples = try String(contentsOfFile: fixture("bad-lines.ndjson"), encoding: .utf8)
         let skipping = try runExecutable(

@@ -88,13 +88,27 @@ extension GeoJSONRegionDecoder {
         guard distinct >= 3 else {
             throw value.error("a ring needs at least 3 distinct positions, found \(distinct)", path: path)
         }
-        if isCollinear(ring) {
+        // A ring along one parallel that winds around a pole is on one line of the longitude–latitude plane, yet
+        // it encloses the cap over the pole.
+        if isCollinear(ring) && !windsAroundAPole(ring) {
             warnings.append(
                 value.error(
                     "the ring has no area (its positions lie on one line): only points on the line are inside",
                     path: path))
         }
         return ring
+    }
+
+    /// Whether a ring's edges, each taken the shorter way round in longitude, add up to a turn or more around the
+    /// Earth: it winds around a pole (see `PolygonUnwrapping`, which says which).
+    static func windsAroundAPole(_ ring: [Coordinate]) -> Bool {
+        var turned = 0.0
+        for (a, b) in zip(ring, ring.dropFirst()) {
+            var step = b.longitude - a.longitude
+            if step > 180 { step -= 360 } else if step < -180 { step += 360 }
+            turned += step
+        }
+        return abs(turned) > 180
     }
 
     /// Whether all positions of a ring lie on one line (up to rounding), so that it encloses no area.

@@ -26,7 +26,17 @@ public enum SamplePreamble {
             if !SampleDecoder.isBlank(text) {
                 switch format ?? SampleFormat.detect(firstLine: text) {
                 case .ndjson: return (.ndjson, start, line)
-                case .csv: return (.csv(try CSVSampleHeader(line: text, lineNumber: line)), end + 1, line + 1)
+                case .csv:
+                    do {
+                        return (.csv(try CSVSampleHeader(line: text, lineNumber: line)), end + 1, line + 1)
+                    } catch where format == nil {
+                        // Detected, not chosen: a stream of NDJSON whose first line is broken reads as a CSV header
+                        // too, and the message should say how the format was told.
+                        var detected = error
+                        detected.error.message += "; the format was detected from this first line (a line starting "
+                            + "with '{' is NDJSON): --source stdin:ndjson reads NDJSON whatever the first line"
+                        throw detected
+                    }
                 }
             }
             start = end + 1
