@@ -31,7 +31,7 @@ struct Arguments {
     /// Removes a numeric option and returns its value, checked against `range` (`unit` names it in errors).
     mutating func number(_ name: String, _ unit: String, in range: ClosedRange<Double>) throws(CommandError) -> Double? {
         guard let text = try option(name) else { return nil }
-        guard let value = Double(text), value.isFinite, range.contains(value) else {
+        guard let value = Double(decimal: text), value.isFinite, range.contains(value) else {
             throw .usage("The value '\(text)' is invalid for '\(name) <\(unit)>' (\(range.lowerBound)...\(range.upperBound))")
         }
         return value

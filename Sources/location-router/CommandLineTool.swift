@@ -23,7 +23,8 @@ enum CommandLineTool {
             case "help":
                 // `help`, `help --help` and `help SUBCOMMAND`; a mistyped subcommand is an error, not the overview.
                 if let topic = tokens.first, !topic.hasPrefix("-"), !subcommands.contains(topic) {
-                    throw .usage("no subcommand '\(topic)': the subcommands are run, check, score, serve, report and merge")
+                    throw .usage(
+                        "no subcommand '\(topic)': the subcommands are run, check, score, serve, report and merge")
                 }
                 console.out(tokens.first == "report" ? HelpText.report : HelpText.page(for: tokens.first))
                 return .success

@@ -127,9 +127,8 @@ struct FileCheck {
     private mutating func checkRegionsFile(_ path: String, of scenario: Scenario) {
         let regions = Self.checkRegions(
             path: path, limit: scenario.settings.slotLimit, selection: scenario.selection.strategy)
-        func named(_ error: InputError) -> InputError {
-            error.file == nil ? InputError("regions.file \(path): \(error.message)", field: error.field) : error
-        }
+        // Named by the regions file, keeping their lines and columns there.
+        func named(_ error: InputError) -> InputError { error.file == nil ? error.in(file: path) : error }
         errors += regions.errors.map(named)
         warnings += regions.warnings.map(named)
         missing = missing || regions.missing

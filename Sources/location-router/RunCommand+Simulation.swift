@@ -42,7 +42,9 @@ extension RunCommand {
             } catch where error.code == .inputMissing {
                 // Named by its option and key: a path from a config file in another folder is read from the working
                 // directory, which the bare "no such file" did not say.
-                let relative = path.hasPrefix("/") ? "" : " (read from the working directory, \(FileManager.default.currentDirectoryPath))"
+                let relative =
+                    path.hasPrefix("/")
+                    ? "" : " (read from the working directory, \(FileManager.default.currentDirectoryPath))"
                 throw CommandError(error.code, "--regions (regions.file) \(error.message)\(relative)")
             }
             Files.printRegionWarnings(warnings, of: path, to: console)

@@ -28,7 +28,9 @@ extension Scenario {
         }
         let file = regionsFile ?? "the regions file"
         let none =
-            regionFile.map { $0.regions.isEmpty ? "\(file) has no regions" : "every region of \(file) lists its devices" }
+            regionFile.map {
+                $0.regions.isEmpty ? "\(file) has no regions" : "every region of \(file) lists its devices"
+            }
             ?? "the regions are generated per device (a shared catalog: --catalog N, or regions without \"devices\")"
         if selection.strategy == .nearest {
             warnings.append("--selection nearest has no shared catalog to choose from: \(none)")

@@ -130,7 +130,7 @@ struct Scenario: Equatable {
         case "max": return .max
         case "realtime": return .factor(1)
         default:
-            guard let factor = Double(text), factor.isFinite, factor > 0 else { return nil }
+            guard let factor = Double(decimal: text), factor.isFinite, factor > 0 else { return nil }
             return .factor(factor)
         }
     }

@@ -20,7 +20,7 @@ struct ScoreCommand {
         truthPath = truth
         eventsPath = events
         if let text = try arguments.option("--tolerance") {
-            guard let seconds = Double(text), seconds.isFinite, (0...31_622_400).contains(seconds) else {
+            guard let seconds = Double(decimal: text), seconds.isFinite, (0...31_622_400).contains(seconds) else {
                 throw .usage("The value '\(text)' is invalid for '--tolerance <seconds>' (0...31622400)")
             }
             tolerance = seconds

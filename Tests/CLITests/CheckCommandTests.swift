@@ -72,7 +72,8 @@ import Testing
         }
         let missing = try await check(folder + "/none.geojson")
         #expect(missing.status == .inputMissing)
-        #expect(missing.out.contains("regions.file \(folder)/none.geojson: "), "\(missing.out)")
+        #expect(missing.out.contains("a scenario whose regions.file cannot be used"), "\(missing.out)")
+        #expect(missing.out.contains("\(folder)/none.geojson: no such file"), "\(missing.out)")
         let invalid = try await check(fixture("bad-regions.geojson"))
         #expect(invalid.status == .invalidInput, "\(invalid.out)")
         let shared = try await check(catalog)

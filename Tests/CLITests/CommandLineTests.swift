@@ -45,6 +45,10 @@ import Testing
         (["--webhook", "ftp://example.invalid/hook"], "'--webhook <url>'"),
         (["--speed", "0"], "'--speed <m/s>'"),
         (["--source", "route:25,121"], "at least two waypoints"),
+        // Hexadecimal, which Double(_:) reads: 0x10 was taken as 16 m.
+        (["--refresh-distance", "0x10"], "'--refresh-distance <metres>'"),
+        (["--pace", "0x2"], "'--pace <pace>'"),
+        (["--authorization", "denied=0x0.8"], "'--authorization <shares>'"),
     ])
     func usageErrorsExit64WithAHint(arguments: [String], message: String) async {
         let run = await runCommand(arguments)

@@ -102,9 +102,10 @@ import Testing
         try scenario.write(toFile: config, atomically: false, encoding: .utf8)
         try FileManager.default.createDirectory(atPath: directory + "/folder", withIntermediateDirectories: false)
         let refusals: [([String], String)] = [
-            (["--config", config, "--report", config], "--report \(config) is --config \(config), which this command reads"),
+            // Each with no other output in the working directory, should the refusal fail.
+            (["--config", config, "--no-events", "--report", config], "--report \(config) is --config \(config), which this command reads"),
             (["--config", config, "--events", directory + "/./scenario.json", "--no-report"], "is --config"),
-            (["--config", config, "--report", directory + "/folder"], "--report \(directory)/folder: is a directory"),
+            (["--config", config, "--no-events", "--report", directory + "/folder"], "--report \(directory)/folder: is a directory"),
             (["--config", config, "--no-report", "--events", directory + "/folder"], "--events \(directory)/folder: is a directory"),
         ]
         for (arguments, message) in refusals {

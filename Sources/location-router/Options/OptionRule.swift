@@ -109,7 +109,9 @@ extension OptionRule where Value == Double {
         OptionRule(
             expected: expected,
             parse: { text in
-                guard let value = Double(text) else { return .failure(OptionRejection(message: "must be a number")) }
+                guard let value = Double(decimal: text) else {
+                    return .failure(OptionRejection(message: "must be a number"))
+                }
                 return problem(value).map { .failure(OptionRejection(message: $0)) } ?? .success(value)
             },
             read: { (object, key) throws(InputError) -> Double? in

@@ -122,7 +122,8 @@ extension AuthorizationMix {
         var mix = AuthorizationMix(always: -1, whenInUse: 0, denied: 0)
         for pair in text.split(separator: ",") {
             let parts = pair.split(separator: "=")
-            guard parts.count == 2, let share = Double(parts[1]), share.isFinite, (0...1).contains(share) else { return nil }
+            guard parts.count == 2, let share = Double(decimal: parts[1]), share.isFinite, (0...1).contains(share)
+            else { return nil }
             switch parts[0] {
             case "always": mix.always = share
             case "whenInUse": mix.whenInUse = share

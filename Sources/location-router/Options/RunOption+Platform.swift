@@ -81,7 +81,7 @@ extension DeliveryDelay {
             return
         }
         func seconds(_ part: Substring) -> Double? {
-            guard let value = Double(part), value.isFinite, value >= 0, value <= 86_400 else { return nil }
+            guard let value = Double(decimal: part), value.isFinite, value >= 0, value <= 86_400 else { return nil }
             return value
         }
         if text.hasPrefix("fixed:"), let value = seconds(text.dropFirst(6)) {
@@ -133,11 +133,12 @@ extension OptionRule where Value == RandomWalkStops? {
             expected: "a share 0...1, optionally a mean stop length in seconds: 0.3,600",
             parse: { text in
                 let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-                guard (1...2).contains(parts.count), let share = Double(parts[0]), share.isFinite, (0...1).contains(share)
+                guard (1...2).contains(parts.count), let share = Double(decimal: parts[0]), share.isFinite,
+                    (0...1).contains(share)
                 else { return .failure(OptionRejection(message: "must be SHARE[,MEAN]")) }
                 var stops = RandomWalkStops(share: share)
                 if parts.count == 2 {
-                    guard let mean = Double(parts[1]), mean.isFinite, mean > 0, mean <= 31_622_400 else {
+                    guard let mean = Double(decimal: parts[1]), mean.isFinite, mean > 0, mean <= 31_622_400 else {
                         return .failure(OptionRejection(message: "must be SHARE[,MEAN]"))
                     }
                     stops.meanLength = mean
