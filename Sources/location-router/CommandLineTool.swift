@@ -23,8 +23,10 @@ enum CommandLineTool {
             case "help":
                 // `help`, `help --help` and `help SUBCOMMAND`; a mistyped subcommand is an error, not the overview.
                 if let topic = tokens.first, !topic.hasPrefix("-"), !subcommands.contains(topic) {
+                    let names = subcommands.filter { $0 != "help" }
                     throw .usage(
-                        "no subcommand '\(topic)': the subcommands are run, check, score, serve, report and merge")
+                        "no subcommand '\(topic)': the subcommands are \(names.dropLast().joined(separator: ", ")) "
+                            + "and \(names.last ?? "")")
                 }
                 console.out(tokens.first == "report" ? HelpText.report : HelpText.page(for: tokens.first))
                 return .success
