@@ -67,6 +67,7 @@ extension HelpText {
         case "score": "score --truth <path> --events <path> [<options>]"
         case "serve": "serve --regions <path> --listen <host:port> --webhook <url> [<options>]"
         case "merge": "merge <report> ... [<options>]"
+        case "help": "help [<subcommand>]"
         default: "run [<options>]"
         }
     }
