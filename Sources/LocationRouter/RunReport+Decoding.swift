@@ -197,7 +197,7 @@ private struct ReportReader {
 
     func unsigned(_ key: String) throws(InputError) -> UInt64 {
         let found = try value(key)
-        guard let text = found.numberText, let result = UInt64(text) else {
+        guard let result = found.unsignedInteger else {
             throw found.error("expected a whole number ≥ 0", path: JSONValue.path(path, key: key))
         }
         return result
@@ -217,7 +217,7 @@ private struct ReportReader {
         for (index, bucket) in try value("buckets").array(path: JSONValue.path(path, key: "buckets")).enumerated() {
             let bucketPath = JSONValue.path(JSONValue.path(path, key: "buckets"), index: index)
             let parts = try bucket.array(path: bucketPath)
-            let numbers = parts.compactMap { $0.numberText.flatMap { UInt64($0) } }
+            let numbers = parts.compactMap(\.unsignedInteger)
             guard numbers.count == 3, parts.count == 3 else {
                 throw bucket.error("expected [lowerNs, widthNs, count]", path: bucketPath)
             }

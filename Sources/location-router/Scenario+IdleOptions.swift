@@ -40,7 +40,7 @@ extension Scenario {
                     "--webhook is not called under --compare-profiles: the profiles' events are compared in the "
                         + "report (run one profile to deliver its events)")
             }
-            if let events, events != Scenario().events {
+            if let events, events != Self.defaultEventsPath {
                 warnings.append(
                     "--events \(events) is not written under --compare-profiles: the profiles' events are compared "
                         + "in the report")

@@ -30,7 +30,9 @@ struct Scenario: Equatable {
     var seed: UInt64 = 42
     var pace: Pace = .max
     /// `-` for standard output, a path, or `nil` for none.
-    var events: String? = "events.ndjson"
+    var events: String? = Self.defaultEventsPath
+    /// Where events go when neither `--events` nor `events` says.
+    static let defaultEventsPath = "events.ndjson"
     var report: String? = "report.json"
     var quiet = false
     var failOnBadInput = false

@@ -84,6 +84,12 @@ extension JSONValue {
         return nil
     }
 
+    /// A whole number from 0 to 2⁶⁴ − 1 read from its text as written (a `Double` holds only 2⁵³ exactly): seeds,
+    /// nanosecond counts. `nil` for anything else; each caller says what it expected.
+    public var unsignedInteger: UInt64? {
+        numberText.flatMap { UInt64($0) }
+    }
+
     /// Rejects members of this object whose key is not in `allowed`, pointing at the first such key.
     ///
     /// The message lists the allowed keys and suggests the closest one, since an unknown key is nearly always a

@@ -155,7 +155,7 @@ public struct StateSnapshot: Sendable, Equatable {
         let profile = try reader.string("profile") ?? ""
         var seed: UInt64?
         if let value = reader.value("seed") {
-            guard let text = value.numberText, let parsed = UInt64(text) else {
+            guard let parsed = value.unsignedInteger else {
                 throw InputError("must be a whole number from 0 to 2⁶⁴ − 1", line: header.number, field: "seed")
             }
             seed = parsed

@@ -90,7 +90,7 @@ extension OptionRule where Value == UInt64 {
             parse: { text in UInt64(text).map { .success($0) } ?? .failure(OptionRejection(message: message)) },
             read: { (object, key) throws(InputError) -> UInt64? in
                 guard let seed = object.value(key), !seed.isNull else { return nil }
-                guard let text = seed.numberText, let value = UInt64(text) else { throw object.error(message, key: key) }
+                guard let value = seed.unsignedInteger else { throw object.error(message, key: key) }
                 return value
             })
     }
