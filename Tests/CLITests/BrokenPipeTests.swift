@@ -8,11 +8,9 @@ import Testing
     @Test func aClosedEventsPipeIsASinkFailureWithAReport() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try executablePath())
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
         // Thousands of events, far more than the pipe holds once its reader is gone.
-        process.arguments = ["--devices", "2000", "--duration", "120", "--events", "-", "--report", "report.json"]
+        let process = try executableProcess(
+            ["--devices", "2000", "--duration", "120", "--events", "-", "--report", "report.json"], in: directory)
         let events = Pipe()
         let errors = Pipe()
         process.standardOutput = events

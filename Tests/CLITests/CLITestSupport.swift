@@ -56,15 +56,22 @@ func executablePath() throws -> String {
     return path
 }
 
-/// Runs the built `location-router` executable with `stdin` as its standard input.
-func runExecutable(_ arguments: [String], stdin: String) throws -> (status: Int32, out: String, err: String) {
+/// The built `location-router` executable with `arguments`, to be run in `directory` (its standard streams are the
+/// caller's to set).
+func executableProcess(_ arguments: [String], in directory: String) throws -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: try executablePath())
     process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    return process
+}
+
+/// Runs the built `location-router` executable with `stdin` as its standard input.
+func runExecutable(_ arguments: [String], stdin: String) throws -> (status: Int32, out: String, err: String) {
     // Away from the project folder, so that its config.json does not apply, in a folder removed afterwards.
     let folder = scratchFolder()
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    process.currentDirectoryURL = URL(fileURLWithPath: folder)
+    let process = try executableProcess(arguments, in: folder)
     let input = Pipe()
     let output = Pipe()
     let error = Pipe()

@@ -82,10 +82,7 @@ import Testing
     private func run(
         _ arguments: [String], stdin: String?, in directory: String, killAt: (file: String, bytes: Int)? = nil
     ) async throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try executablePath())
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let process = try executableProcess(arguments, in: directory)
         process.standardInput = stdin.flatMap { FileHandle(forReadingAtPath: $0) } ?? FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

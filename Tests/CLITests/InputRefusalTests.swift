@@ -118,13 +118,11 @@ import Testing
         let samples = directory + "/samples.ndjson"
         let lines = #"{"device":"d","lat":25.0,"lon":121.5,"time":1795248000}"# + "\n"
         try lines.write(toFile: samples, atomically: false, encoding: .utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try executablePath())
-        process.arguments = [
-            "--source", "stdin", "--regions", try fixture("taipei-regions.geojson"), "--events", samples, "--no-report",
-            "--quiet",
-        ]
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let process = try executableProcess(
+            [
+                "--source", "stdin", "--regions", fixture("taipei-regions.geojson"), "--events", samples,
+                "--no-report", "--quiet",
+            ], in: directory)
         process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: samples))
         let error = Pipe()
         process.standardError = error

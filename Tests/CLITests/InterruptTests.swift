@@ -7,13 +7,10 @@ import Testing
     @Test func sigintDrainsTheRunAndWritesACompleteReportAndEventFile() async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try executablePath())
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
         // Ten simulated hours of 5,000 devices: far longer than the test waits.
-        process.arguments = [
-            "--devices", "5000", "--duration", "36000", "--events", "events.ndjson", "--report", "report.json",
-        ]
+        let process = try executableProcess(
+            ["--devices", "5000", "--duration", "36000", "--events", "events.ndjson", "--report", "report.json"],
+            in: directory)
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -54,10 +51,7 @@ import Testing
     private func run(
         _ arguments: [String], in directory: String, signal: Int32, limit: Double = 120, when ready: @escaping () -> Bool
     ) async throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try executablePath())
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.arguments = arguments
+        let process = try executableProcess(arguments, in: directory)
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

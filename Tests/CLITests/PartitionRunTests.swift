@@ -26,10 +26,7 @@ import Testing
         let (out, err) = (folder + "/\(name).out", folder + "/\(name).err")
         _ = FileManager.default.createFile(atPath: out, contents: nil)
         _ = FileManager.default.createFile(atPath: err, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try executablePath())
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let process = try executableProcess(arguments, in: folder)
         process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: input))
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
