@@ -20,14 +20,27 @@ extension GeoMotion {
         bearings: UnsafePointer<Double>, count: Int, latitudes: UnsafeMutablePointer<Double>,
         longitudes: UnsafeMutablePointer<Double>, stride: Int = 1
     ) {
-        for i in 0..<count {
-            let distance = distances[i], bearing = bearings[i]
-            if let end = boundedMove(latitude, longitude, distance: distance, bearing: bearing, scale: scale) {
-                (latitudes[i &* stride], longitudes[i &* stride]) = end
-            } else {
-                let direction = SineAndCosine.of(bearing)
-                (latitudes[i &* stride], longitudes[i &* stride]) = move(
-                    latitude, longitude, north: distance * direction.cos, east: distance * direction.sin, scale: scale)
+        // Two loops: every bearing's bounded sine and cosine, then every move. Their iterations are short and
+        // independent, so the processor overlaps several; one loop of both waited on each centre's chain of
+        // multiplications and divisions in turn.
+        withUnsafeTemporaryAllocation(of: (sin: Double, cos: Double).self, capacity: count) { directions in
+            for i in 0..<count {
+                // A bearing out of the bounded range (which `boundedMove` refuses) takes 0's, unused.
+                let bearing = bearings[i]
+                directions[i] = SineAndCosine.bounded(abs(bearing) <= 2 * .pi ? bearing : 0)
+            }
+            for i in 0..<count {
+                let distance = distances[i], bearing = bearings[i]
+                if let end = boundedMove(
+                    latitude, longitude, distance: distance, bearing: bearing, direction: directions[i], scale: scale)
+                {
+                    (latitudes[i &* stride], longitudes[i &* stride]) = end
+                } else {
+                    let direction = SineAndCosine.of(bearing)
+                    (latitudes[i &* stride], longitudes[i &* stride]) = move(
+                        latitude, longitude, north: distance * direction.cos, east: distance * direction.sin,
+                        scale: scale)
+                }
             }
         }
     }
@@ -47,10 +60,21 @@ extension GeoMotion {
     static func boundedMove(_ latitude: Double, _ longitude: Double, distance d: Double, bearing: Double, scale: LocalScale)
         -> (latitude: Double, longitude: Double)?
     {
+        guard abs(bearing) <= 2 * .pi else { return nil }
+        return boundedMove(
+            latitude, longitude, distance: d, bearing: bearing, direction: SineAndCosine.bounded(bearing), scale: scale)
+    }
+
+    /// ``boundedMove(_:_:distance:bearing:scale:)`` with the bearing's bounded sine and cosine computed before
+    /// (``SineAndCosine/bounded(_:)``; any pair when the bearing is out of its range, which this refuses).
+    @inline(__always)
+    static func boundedMove(
+        _ latitude: Double, _ longitude: Double, distance d: Double, bearing: Double,
+        direction: (sin: Double, cos: Double), scale: LocalScale
+    ) -> (latitude: Double, longitude: Double)? {
         guard abs(latitude) <= planeLatitudeLimit, d >= 1e-100, d <= 19_000, abs(bearing) <= 2 * .pi else {
             return nil
         }
-        let direction = SineAndCosine.bounded(bearing)
         let margin = 2 * SineAndCosine.boundedError
         // Both ends in one vector, (latitude, longitude) at the low end, then at the high one: every lane takes the
         // operations of `scale.move` (d·x, over metres per degree, plus the start), each correctly rounded as a

@@ -37,13 +37,16 @@ extension SineAndCosine {
         p = SIMD2(8.333_333_333_322_489_461_24e-03, -1.388_888_888_887_410_957_49e-03) + z * p
         p = SIMD2(-1.666_666_666_666_663_243_48e-01, 4.166_666_666_666_660_190_37e-02) + z * p
         let kernels = SIMD2(r, 1 - 0.5 * z) + SIMD2(r * z, z * z) * p
-        let sine = kernels.x, cosine = kernels.y
-        // The quadrant turns (sin r, cos r) into the angle's.
-        switch quadrant & 3 {
-        case 0: return (sine, cosine)
-        case 1: return (cosine, -sine)
-        case 2: return (-sine, -cosine)
-        default: return (-cosine, sine)
-        }
+        // The quadrant turns (sin r, cos r) into the angle's: (s, c), (c, −s), (−s, −c), (−c, s) for quadrants 0 to 3
+        // (mod 4). Chosen with masks, not a branch: a random bearing's quadrant is random, and the jump through a
+        // table of four cases was mispredicted three times in four (the same bits: a negation flips the sign bit).
+        let sine = kernels.x.bitPattern, cosine = kernels.y.bitPattern
+        let swaps = 0 &- UInt64(quadrant & 1)
+        let sineSign = UInt64((quadrant >> 1) & 1) << 63
+        let cosineSign = UInt64(((quadrant &+ 1) >> 1) & 1) << 63
+        return (
+            Double(bitPattern: ((sine & ~swaps) | (cosine & swaps)) ^ sineSign),
+            Double(bitPattern: ((cosine & ~swaps) | (sine & swaps)) ^ cosineSign)
+        )
     }
 }
