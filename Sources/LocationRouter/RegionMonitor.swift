@@ -103,7 +103,11 @@ public actor RegionMonitor {
 
     /// The state of this shard's devices, to continue in a later run.
     public func exportState() -> [DeviceState] {
-        state.exportState()
+        var devices = state.exportState()
+        if let coverage {
+            for i in devices.indices { devices[i].coverage = coverage.state(of: devices[i].device) }
+        }
+        return devices
     }
 
     /// Sends `events` on (waiting while the dispatcher's channel is full) and empties it; returns how many were sent.
@@ -119,7 +123,7 @@ public actor RegionMonitor {
     /// Sends this shard's state: its part of a snapshot cut, or its final state.
     private func sendState(isFinal: Bool, output: BoundedChannel<EventBatch>) async throws {
         var batch = EventBatch(events: [], ingress: 0, shard: shard)
-        batch.cut = .init(devices: state.exportState(), isFinal: isFinal)
+        batch.cut = .init(devices: exportState(), isFinal: isFinal)
         try await output.send(batch)
     }
 

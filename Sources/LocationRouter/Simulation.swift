@@ -98,6 +98,9 @@ public struct Simulation: Sendable {
         // registers them where they were.
         let registersAtStarts = restored == nil && !configuration.filters.isActive
         let circles = (registersAtStarts ? wiring.circlesAtStarts : nil) ?? wiring.circles
+        let restoredCoverage: (@Sendable (Int32) -> CoverageState?)? = restored.map { lookup in
+            { @Sendable device in lookup(device)?.coverage }
+        }
         let monitors = (0..<shardCount).map { shard in
             var state =
                 if let circles {
@@ -127,7 +130,9 @@ public struct Simulation: Sendable {
                 }
             }
             let coverage = configuration.coverage
-                ? wiring.catalog.map { CoverageTracker(catalog: $0, isCatalogRegion: wiring.isCatalogRegion) } : nil
+                ? wiring.catalog.map {
+                    CoverageTracker(catalog: $0, isCatalogRegion: wiring.isCatalogRegion, restoring: restoredCoverage)
+                } : nil
             return RegionMonitor(
                 state: state, progress: progress, shard: shard, sendsFinalState: snapshotsDuringRun,
                 recorder: RunRecorder(

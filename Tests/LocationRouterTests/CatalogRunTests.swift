@@ -1,5 +1,6 @@
 import Foundation
 import GeofenceKit
+import TestSupport
 import Testing
 @testable import LocationRouter
 
@@ -22,6 +23,49 @@ import Testing
 
     static func key(_ event: GeofenceEvent) -> String {
         "\(event.device)/\(event.region)/\(event.kind)/\(event.time.microseconds)"
+    }
+
+    /// `configuration(strategy: .nearest, slots: 5, coverage: true)` under the iOS rules for `duration` seconds,
+    /// saving and restoring state at `statePath`.
+    static func iosCoverage(duration: Double, statePath: String?) async throws -> CoverageSummary {
+        var configuration = configuration(strategy: .nearest, slots: 5, coverage: true)
+        configuration.settings = MonitoringProfile.ios.settings
+        configuration.settings.slotLimit = 5
+        configuration.profile = "ios"
+        guard case .randomWalk(var walk) = configuration.source else { throw CancellationError() }
+        walk.duration = duration
+        configuration.source = .randomWalk(walk)
+        var simulation = Simulation(configuration: configuration, sink: nil)
+        simulation.statePath = statePath
+        return try #require(try await simulation.run().coverage)
+    }
+
+    @Test(arguments: [90.0, 150, 210])
+    func coverageContinuesFromTheSnapshot(split: Double) async throws {
+        // Restarted (the same walk, longer: its samples up to the snapshot are rejected as old), the unlimited
+        // evaluation compares each device's first new sample with the catalog regions it was inside, and an event
+        // can still catch a transition of the first run (iOS confirms a crossing seconds later), counted again by
+        // the second as caught late: the two runs add up to one uninterrupted run, but for those. (Restarted
+        // blank, the crossing at the restart was lost and such events counted as unmatched.)
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let statePath = folder + "/coverage.ndjson"
+        let whole = try await Self.iosCoverage(duration: 300, statePath: nil)
+        let first = try await Self.iosCoverage(duration: split, statePath: statePath)
+        let snapshot = try #require(try StateFile.read(statePath))
+        let saved = snapshot.devices.compactMap(\.coverage)
+        #expect(saved.count == snapshot.devices.count && saved.count == 40)
+        #expect(saved.contains { !$0.inside.isEmpty })
+        let carried = saved.reduce(0) { $0 + $1.open.count }
+        let second = try await Self.iosCoverage(duration: 300, statePath: statePath)
+
+        #expect(whole.transitions > 100 && whole.late > 0 && whole.missed > 0)
+        #expect(carried > 0)
+        let countedTwice = first.transitions + second.transitions - whole.transitions
+        #expect(countedTwice >= 0 && countedTwice <= min(carried, second.late))
+        #expect(first.caught + second.caught == whole.caught)
+        #expect(first.late + second.late == whole.late)
+        #expect(first.unmatched + second.unmatched == whole.unmatched)
     }
 
     @Test func coverageAgreesWithAnUnlimitedRunOfTheSameSamples() async throws {

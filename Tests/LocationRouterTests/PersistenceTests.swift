@@ -20,7 +20,13 @@ import GeofenceFormats
         .init(
             name: "shopper", time: 1_795_248_070_000_000, latitude: 25.04, longitude: 121.56,
             regions: [.init(id: "catalog-7", inside: false)], failed: [],
-            chosen: DeviceState.Choice(latitude: 25.0412345678, longitude: 121.5598765432, time: 1_795_248_010_000_000)),
+            chosen: DeviceState.Choice(latitude: 25.0412345678, longitude: 121.5598765432, time: 1_795_248_010_000_000),
+            coverage: .init(
+                inside: ["catalog-7", "catalog-\"9\""],
+                open: [.init(id: "catalog-7", kind: .enter, time: 1_795_248_065_000_000), .init(id: "x", kind: .exit, time: 1)])),
+        .init(
+            name: "idle", time: 1, latitude: 0, longitude: 0, regions: [], failed: [],
+            coverage: .init(inside: [], open: [])),
     ])
 
     @Test func aSnapshotRoundTripsExactly() throws {
@@ -30,7 +36,7 @@ import GeofenceFormats
         run.seed = .max
         run.partition = Partition(index: 2, count: 3)
         #expect(String(decoding: run.encoded(), as: UTF8.self).hasPrefix(
-            #"{"format":"location-router-state","version":1,"profile":"ios","seed":18446744073709551615,"partition":"2/3","devices":3}"#))
+            #"{"format":"location-router-state","version":1,"profile":"ios","seed":18446744073709551615,"partition":"2/3","devices":4}"#))
         #expect(try StateSnapshot.decode(run.encoded()) == run)
     }
 
@@ -41,6 +47,11 @@ import GeofenceFormats
         ("garbage\u{0}\u{1}\n", "line 1"),
         ("{\"format\":\"location-router-state\",\"version\":1,\"seed\":-1}\n{\"end\":true,\"devices\":0}\n", "seed: must be a whole number"),
         ("{\"format\":\"location-router-state\",\"version\":1,\"partition\":\"3/3\"}\n{\"end\":true,\"devices\":0}\n", "partition: must be I/N"),
+        (
+            "{\"format\":\"location-router-state\",\"version\":1}\n{\"device\":\"d\",\"time\":1,\"lat\":0,\"lon\":0,"
+                + "\"coverage\":{\"inside\":[],\"open\":[{\"id\":\"r\",\"kind\":\"dwell\",\"time\":1}]}}\n{\"end\":true,\"devices\":1}\n",
+            "coverage.open[0].kind: must be \"enter\" or \"exit\""
+        ),
     ])
     func corruptOrIncompatibleSnapshotsAreClearErrors(text: String, message: String) {
         do {

@@ -10,15 +10,16 @@
 /// A reported event (same device, region and kind) catches the latest unlimited transition at or before its time
 /// that no event caught yet; `late` when it came later than the transition (hysteresis, a region chosen while
 /// the device was inside, Android's initial trigger). Transitions never caught are missed.
+///
+/// A run continued from a snapshot continues each device where the snapshot left it (``CoverageState``): its first
+/// sample is compared with the regions it was inside, and an event can still catch a transition of the run before
+/// that no event caught. Such a catch counts here as a transition caught late (the run before, which ended first,
+/// counted the transition as missed).
 public struct CoverageTracker: Sendable {
-    struct Open: Sendable {
-        var region: Int32
-        var kind: EventKind
-        var time: Int64
-    }
-
     let catalog: SharedCatalog
     let isCatalogRegion: @Sendable (Int32) -> Bool
+    /// A device's state in the snapshot this run continues, if any.
+    let restored: (@Sendable (Int32) -> CoverageState?)?
     /// The catalog regions each device is inside (ascending), for the devices inside any: each set in an array of
     /// its own size. (Storing the reused query buffer instead made every later query copy it into a new buffer a
     /// little larger than the last — `removeAll(keepingCapacity:)` of a shared array — and every device kept one
@@ -27,7 +28,9 @@ public struct CoverageTracker: Sendable {
     /// Devices whose first sample came (a bit per device number).
     private var seen: [UInt64] = []
     /// Transitions no event caught yet, per device, oldest first.
-    private var open: [Int32: [Open]] = [:]
+    private var open: [Int32: [CoverageState.Transition]] = [:]
+    /// Transitions of the run before (restored) that no event caught yet, per device, oldest first.
+    private var carried: [Int32: [CoverageState.Transition]] = [:]
     private var found: [Int32] = []
     private var stack: [(level: Int32, box: Int32)] = []
 
@@ -38,10 +41,16 @@ public struct CoverageTracker: Sendable {
     /// the device stood in from its first sample).
     public private(set) var unmatched = 0
 
-    /// - Parameter isCatalogRegion: whether an event's region belongs to the catalog (other regions are ignored).
-    public init(catalog: SharedCatalog, isCatalogRegion: @escaping @Sendable (Int32) -> Bool) {
+    /// - Parameters:
+    ///   - isCatalogRegion: whether an event's region belongs to the catalog (other regions are ignored).
+    ///   - restored: a device's state in the snapshot the run continues (asked once, at its first sample).
+    public init(
+        catalog: SharedCatalog, isCatalogRegion: @escaping @Sendable (Int32) -> Bool,
+        restoring restored: (@Sendable (Int32) -> CoverageState?)? = nil
+    ) {
         self.catalog = catalog
         self.isCatalogRegion = isCatalogRegion
+        self.restored = restored
     }
 
     /// Evaluates a sample against every catalog region; call it before the monitor evaluates the same sample.
@@ -50,10 +59,15 @@ public struct CoverageTracker: Sendable {
         catalog.index.regionsContaining(latitude: latitude, longitude: longitude, into: &found, stack: &stack)
         let word = Int(device) >> 6, bit = UInt64(1) << UInt64(device & 63)
         if word >= seen.count { seen.append(contentsOf: repeatElement(0, count: word + 1 - seen.count)) }
-        guard seen[word] & bit != 0 else {
+        if seen[word] & bit == 0 {
             seen[word] |= bit
-            if !found.isEmpty { inside[device] = ownCopy(found) }
-            return
+            guard let saved = restored?(device) else {
+                if !found.isEmpty { inside[device] = ownCopy(found) }
+                return
+            }
+            // Continued from the snapshot: this sample is compared with where the last run left the device.
+            if !saved.inside.isEmpty { inside[device] = saved.inside.sorted() }
+            if !saved.open.isEmpty { carried[device] = saved.open }
         }
         let previous = inside[device] ?? []
         if previous == found { return }
@@ -82,6 +96,14 @@ public struct CoverageTracker: Sendable {
         }
     }
 
+    /// The device's state to save in a snapshot: the catalog regions it is inside and its transitions no event caught
+    /// yet (as restored, for a device this run has not seen; `nil` for one no run has).
+    public func state(of device: Int32) -> CoverageState? {
+        let word = Int(device) >> 6
+        guard word < seen.count, seen[word] & (UInt64(1) << UInt64(device & 63)) != 0 else { return restored?(device) }
+        return CoverageState(inside: inside[device] ?? [], open: (carried[device] ?? []) + (open[device] ?? []))
+    }
+
     /// Elements the per-device sets hold room for (for tests: it stays near the number of regions devices are in).
     var insideCapacity: Int { inside.values.reduce(0) { $0 + $1.capacity } + found.capacity }
 
@@ -89,28 +111,63 @@ public struct CoverageTracker: Sendable {
         let definition = catalog.region(region)
         guard kind == .enter ? definition.notifyOnEntry : definition.notifyOnExit else { return }
         transitions += 1
-        open[device, default: []].append(Open(region: region, kind: kind, time: time.microseconds))
+        open[device, default: []].append(CoverageState.Transition(region: region, kind: kind, time: time.microseconds))
     }
 
     /// Takes the monitor's events into account: each `enter` or `exit` of a catalog region catches a transition.
     public mutating func record(_ events: [GeofenceEvent]) {
         for event in events where (event.kind == .enter || event.kind == .exit) && isCatalogRegion(event.region) {
             let time = event.time.microseconds
-            guard let index = open[event.device]?.lastIndex(where: {
-                $0.region == event.region && $0.kind == event.kind && $0.time <= time
-            }) else {
-                unmatched += 1
-                continue
+            let caughtHere = { (transition: CoverageState.Transition) in
+                transition.region == event.region && transition.kind == event.kind && transition.time <= time
             }
-            let transition = open[event.device]!.remove(at: index)
-            caught += 1
-            if time > transition.time { late += 1 }
+            // This run's transitions are all later than the run before's: the latest is among them, if any is.
+            if let index = open[event.device]?.lastIndex(where: caughtHere) {
+                let transition = open[event.device]!.remove(at: index)
+                caught += 1
+                if time > transition.time { late += 1 }
+            } else if let index = carried[event.device]?.lastIndex(where: caughtHere) {
+                let transition = carried[event.device]!.remove(at: index)
+                transitions += 1
+                caught += 1
+                if time > transition.time { late += 1 }
+            } else {
+                unmatched += 1
+            }
         }
     }
 
     /// The counts so far.
     public var summary: CoverageSummary {
         CoverageSummary(transitions: transitions, caught: caught, late: late, unmatched: unmatched)
+    }
+}
+
+/// What ``CoverageTracker`` remembers of one device between runs (``DeviceState/coverage``).
+public struct CoverageState: Sendable, Equatable {
+    /// A transition of the unlimited evaluation that no event caught yet.
+    public struct Transition: Sendable, Equatable {
+        public var region: Int32
+        /// `enter` or `exit`.
+        public var kind: EventKind
+        /// Microseconds since the epoch.
+        public var time: Int64
+
+        public init(region: Int32, kind: EventKind, time: Int64) {
+            self.region = region
+            self.kind = kind
+            self.time = time
+        }
+    }
+
+    /// The catalog regions the device is inside.
+    public var inside: [Int32]
+    /// Oldest first.
+    public var open: [Transition]
+
+    public init(inside: [Int32], open: [Transition]) {
+        self.inside = inside
+        self.open = open
     }
 }
 

@@ -54,13 +54,17 @@ public struct DeviceState: Sendable, Equatable {
     /// Under `nearest` selection: the device's last choice (its catalog regions are those of `regions` that are not
     /// its own). A restored device keeps them until its refresh rule says to choose again.
     public var chosen: Choice?
+    /// With coverage: the device in the catalog's unlimited evaluation (``CoverageTracker``), which a restarted
+    /// run's coverage continues.
+    public var coverage: CoverageState?
 
     public init(
         device: Int32, time: Int64, latitude: Double, longitude: Double, regions: [Region], failed: [Int32] = [],
-        deliveredUntil: Int64? = nil, chosen: Choice? = nil
+        deliveredUntil: Int64? = nil, chosen: Choice? = nil, coverage: CoverageState? = nil
     ) {
         self.deliveredUntil = deliveredUntil
         self.chosen = chosen
+        self.coverage = coverage
         self.device = device
         self.time = time
         self.latitude = latitude

@@ -37,13 +37,43 @@ public struct StateSnapshot: Sendable, Equatable {
         public var deliveredUntil: Int64?
         /// Under `nearest` selection: where and when the device last chose its catalog regions.
         public var chosen: DeviceState.Choice?
+        /// With `--coverage`: the device in the catalog's unlimited evaluation.
+        public var coverage: Coverage?
+
+        /// ``CoverageState`` by region name.
+        public struct Coverage: Sendable, Equatable {
+            public struct Transition: Sendable, Equatable {
+                public var id: String
+                /// `enter` or `exit`.
+                public var kind: EventKind
+                /// Microseconds since the epoch.
+                public var time: Int64
+
+                public init(id: String, kind: EventKind, time: Int64) {
+                    self.id = id
+                    self.kind = kind
+                    self.time = time
+                }
+            }
+
+            /// The catalog regions the device is inside.
+            public var inside: [String]
+            /// Transitions no event caught yet, oldest first.
+            public var open: [Transition]
+
+            public init(inside: [String], open: [Transition]) {
+                self.inside = inside
+                self.open = open
+            }
+        }
 
         public init(
             name: String, time: Int64, latitude: Double, longitude: Double, regions: [Region], failed: [String],
-            seq: UInt64 = 0, deliveredUntil: Int64? = nil, chosen: DeviceState.Choice? = nil
+            seq: UInt64 = 0, deliveredUntil: Int64? = nil, chosen: DeviceState.Choice? = nil, coverage: Coverage? = nil
         ) {
             self.deliveredUntil = deliveredUntil
             self.chosen = chosen
+            self.coverage = coverage
             self.name = name
             self.time = time
             self.latitude = latitude
@@ -109,6 +139,13 @@ public struct StateSnapshot: Sendable, Equatable {
             if let delivered = device.deliveredUntil { text += ",\"deliveredUntil\":\(delivered)" }
             if let chosen = device.chosen {
                 text += ",\"chosen\":{\"lat\":\(chosen.latitude),\"lon\":\(chosen.longitude),\"time\":\(chosen.time)}"
+            }
+            if let coverage = device.coverage {
+                let open = coverage.open.map {
+                    "{\"id\":\(EventEncoder.jsonLiteral($0.id)),\"kind\":\"\($0.kind)\",\"time\":\($0.time)}"
+                }
+                text += ",\"coverage\":{\"inside\":[\(coverage.inside.map(EventEncoder.jsonLiteral).joined(separator: ","))],"
+                text += "\"open\":[\(open.joined(separator: ","))]}"
             }
             text += device.seq > 0 ? ",\"seq\":\(device.seq)}\n" : "}\n"
         }
@@ -244,9 +281,33 @@ public struct StateSnapshot: Sendable, Equatable {
             }
             chosen = DeviceState.Choice(latitude: latitude, longitude: longitude, time: Int64(time))
         }
+        let coverage = try reader.value("coverage").map(Self.coverage)
         try reader.finish()
         return Device(
             name: name, time: Int64(time), latitude: latitude, longitude: longitude, regions: regions, failed: failed,
-            seq: UInt64(max(0, seq)), deliveredUntil: deliveredUntil, chosen: chosen)
+            seq: UInt64(max(0, seq)), deliveredUntil: deliveredUntil, chosen: chosen, coverage: coverage)
+    }
+
+    private static func coverage(_ value: JSONValue) throws(InputError) -> Device.Coverage {
+        var reader = try JSONObjectReader(value, path: "coverage")
+        var inside: [String] = []
+        for (index, entry) in (try reader.array("inside") ?? []).enumerated() {
+            inside.append(try entry.string(path: JSONValue.path("coverage.inside", index: index)))
+        }
+        var open: [Device.Coverage.Transition] = []
+        for (index, entry) in (try reader.array("open") ?? []).enumerated() {
+            var transition = try JSONObjectReader(entry, path: JSONValue.path("coverage.open", index: index))
+            let id = try transition.requiredValue("id").string(path: transition.path(of: "id"))
+            let kindValue = try transition.requiredValue("kind")
+            let kindName = try kindValue.string(path: transition.path(of: "kind"))
+            guard let kind = [EventKind.enter, .exit].first(where: { $0.description == kindName }) else {
+                throw kindValue.error("must be \"enter\" or \"exit\"", path: transition.path(of: "kind"))
+            }
+            let time = try transition.requiredValue("time").integer(path: transition.path(of: "time"))
+            try transition.finish()
+            open.append(.init(id: id, kind: kind, time: Int64(time)))
+        }
+        try reader.finish()
+        return Device.Coverage(inside: inside, open: open)
     }
 }

@@ -46,7 +46,12 @@ struct StateTranslation: Sendable {
                     dwellDue: $0.dwellDue, appInside: $0.appInside)
             },
             failed: state.failed.map { regionNames.name(of: $0) }, seq: seq, deliveredUntil: state.deliveredUntil,
-            chosen: state.chosen)
+            chosen: state.chosen,
+            coverage: state.coverage.map { coverage in
+                .init(
+                    inside: coverage.inside.map { regionNames.name(of: $0) },
+                    open: coverage.open.map { .init(id: regionNames.name(of: $0.region), kind: $0.kind, time: $0.time) })
+            })
     }
 
     /// The snapshot of a run of `configuration`: `devices` with their last event numbers, then the devices of the
@@ -90,7 +95,17 @@ struct StateTranslation: Sendable {
                     }
                 },
                 failed: saved.failed.compactMap { self.region(named: $0, in: regionIndex) }, deliveredUntil: saved.deliveredUntil,
-                chosen: saved.chosen)
+                chosen: saved.chosen,
+                coverage: saved.coverage.map { coverage in
+                    // Regions no longer in the catalog are forgotten.
+                    CoverageState(
+                        inside: coverage.inside.compactMap { self.region(named: $0, in: regionIndex) },
+                        open: coverage.open.compactMap { transition in
+                            self.region(named: transition.id, in: regionIndex).map {
+                                CoverageState.Transition(region: $0, kind: transition.kind, time: transition.time)
+                            }
+                        })
+                })
         }
     }
 }
