@@ -61,6 +61,23 @@ import Testing
         #expect(samples.map(\.0) == [0, 0, 1, 1])
     }
 
+    @Test func recordedTracksAfterAnUntimedOneKeepTheirRecordedGap() {
+        // An untimed track first (a path, 100 s at 10 m/s), then two recorded ones 288 s apart that were recorded
+        // before the path could have ended: the first of them is pushed to one interval after the path, and the
+        // second keeps its 288 s after it (it followed one interval after the first instead).
+        let end = Geodesic.destination(latitude: 0, longitude: 0, bearing: 90, distance: 1_000)
+        let path = Self.path([(0, 0, nil), (end.latitude, end.longitude, nil)], recorded: true)
+        let first = Self.path([(1, 1, Self.t0), (1, 1.001, Self.t0 + 7_000_000)], recorded: true)
+        let second = Self.path([(2, 2, Self.t0 + 295_000_000), (2, 2.001, Self.t0 + 296_000_000)], recorded: true)
+        let samples = Self.play(Trace(name: "t", segments: [path, first, second]))
+        let recorded = samples.filter { $0.0 >= 1 }.map(\.2)
+        #expect(recorded.count == 4)
+        #expect(abs(recorded[0] - 101) < 1e-6, "\(recorded)")
+        for (offset, expected) in zip(recorded.map { $0 - recorded[0] }, [0.0, 7, 295, 296]) {
+            #expect(abs(offset - expected) < 1e-5, "\(recorded)")
+        }
+    }
+
     @Test func untimedTrackSegmentsAreSampledAtSpeedAndStillSeparated() {
         let first = Self.path([(0, 0, nil), (0, 0.0001, nil)], recorded: true)
         let second = Self.path([(1, 1, nil), (1, 1.0001, nil)], recorded: true)

@@ -5,8 +5,10 @@ import Foundation
 /// For each segment: a segment that plays recorded times keeps each point at its recorded offset; any other
 /// segment is a path visited in order, where a leg between two timed points (the later one later) takes the
 /// recorded time between them and any other leg takes its length divided by the playback speed — as Xcode
-/// plays a GPX file of waypoints. The next segment starts where its own times say (recorded) or one interval
-/// after the previous segment ended (paths).
+/// plays a GPX file of waypoints. A path starts one interval after the previous segment ended. A recorded segment
+/// starts where its times say: its recorded gap after the recorded segment before it — unless that is before the
+/// previous segment ended (a path played before it, or times that go back), when it starts one interval after
+/// that, and the recorded segments after it keep their recorded gaps from there.
 public struct TraceTimeline: Sendable {
     public struct Segment: Sendable {
         /// Seconds from the trace's start, non-decreasing.
@@ -26,7 +28,8 @@ public struct TraceTimeline: Sendable {
     ///   - interval: seconds between samples of a sampled path; also the pause between path segments.
     public init(trace: Trace, speed: Double, interval: Double) {
         var segments: [Segment] = []
-        var origin: Int64?  // the recorded time that offset 0 stands for
+        var origin: Int64?  // the recorded time that offset 0 stands for, before `shift`
+        var shift = 0.0  // how much later than their recorded times recorded segments play (paths pushed them)
         var clock = 0.0  // where the previous segment ended
         for (index, segment) in trace.segments.enumerated() {
             let start = index == 0 ? 0 : clock + interval
@@ -37,7 +40,8 @@ public struct TraceTimeline: Sendable {
                 // Recorded times keep the gaps between segments as recorded, when they are later.
                 let base = origin ?? first
                 origin = base
-                let shift = max(start, Double(first - base) / 1e6) - Double(first - base) / 1e6
+                let recordedStart = Double(first - base) / 1e6 + shift
+                if recordedStart < start { shift += start - recordedStart }
                 for time in segment.times {
                     offsets.append(Double((time ?? first) - base) / 1e6 + shift)
                 }
