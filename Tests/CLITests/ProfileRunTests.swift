@@ -83,6 +83,12 @@ import Testing
         // Shares were scaled to their sum: this denied half the devices.
         (["--authorization", "always=0.2,denied=0.2"], "the shares add up to 0.4, not 1"),
         (["--authorization", "whenInUse=0.7,denied=0.6"], "the shares add up to 1.3, not 1"),
+        // A delay refused says which bound it broke.
+        (["--delivery", "lognormal:300,180"], "lognormal's P95 (180) must be ≥ its MEDIAN (300)"),
+        (["--delivery", "lognormal:0,180"], "lognormal's MEDIAN must be > 0 seconds"),
+        (["--delivery", "fixed:1e9"], "fixed's S must be at most 86400 seconds (a day)"),
+        (["--delivery", "fixed:-1"], "fixed's S must be ≥ 0 seconds"),
+        (["--delivery", "lognormal:1"], "'--delivery <delay>' (instant, fixed:SECONDS or lognormal:MEDIAN,P95)"),
     ])
     func badProfileOptionsAreUsageErrors(arguments: [String], message: String) async {
         let run = await runCommand(arguments)

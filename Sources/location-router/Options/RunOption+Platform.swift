@@ -41,9 +41,7 @@ extension OptionRule where Value == DeliveryDelay {
         let expected = "instant, fixed:SECONDS or lognormal:MEDIAN,P95"
         return OptionRule(
             expected: expected,
-            parse: { text in
-                DeliveryDelay(text: text).map { .success($0) } ?? .failure(OptionRejection(message: "must be \(expected)"))
-            },
+            parse: { text in DeliveryDelay.parsing(text, expected: expected) },
             read: { (object, key) throws(InputError) -> DeliveryDelay? in
                 guard let value = object.value(key), !value.isNull else { return nil }
                 if case .string = value.kind {
@@ -74,25 +72,32 @@ extension OptionRule where Value == DeliveryDelay {
 }
 
 extension DeliveryDelay {
-    /// Parses `instant`, `fixed:S` or `lognormal:MEDIAN,P95` (0 ≤ S, 0 < MEDIAN ≤ P95, at most a day).
-    init?(text: String) {
-        if text == "instant" {
-            self = .instant
-            return
+    /// Parses `instant`, `fixed:S` or `lognormal:MEDIAN,P95` (0 ≤ S, 0 < MEDIAN ≤ P95, at most a day); a refusal
+    /// names the bound a number broke, or says what is `expected` when the text is none of the three forms.
+    static func parsing(_ text: String, expected: String) -> Result<DeliveryDelay, OptionRejection> {
+        if text == "instant" { return .success(.instant) }
+        let unknown = OptionRejection(message: "must be \(expected)")
+        func bound(_ message: String) -> OptionRejection { OptionRejection(message: message, detailsOnCommandLine: true) }
+        func seconds(_ part: Substring, _ name: String) -> Result<Double, OptionRejection> {
+            guard let value = Double(decimal: part), value.isFinite else { return .failure(unknown) }
+            guard value >= 0 else { return .failure(bound("\(name) must be ≥ 0 seconds")) }
+            guard value <= 86_400 else { return .failure(bound("\(name) must be at most 86400 seconds (a day)")) }
+            return .success(value)
         }
-        func seconds(_ part: Substring) -> Double? {
-            guard let value = Double(decimal: part), value.isFinite, value >= 0, value <= 86_400 else { return nil }
-            return value
+        if text.hasPrefix("fixed:") {
+            return seconds(text.dropFirst(6), "fixed's S").map { DeliveryDelay(.fixed($0)) }
         }
-        if text.hasPrefix("fixed:"), let value = seconds(text.dropFirst(6)) {
-            self.init(.fixed(value))
-            return
-        }
-        guard text.hasPrefix("lognormal:") else { return nil }
         let parts = text.dropFirst(10).split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2, let median = seconds(parts[0]), let p95 = seconds(parts[1]), median > 0, p95 >= median
-        else { return nil }
-        self.init(.lognormal(median: median, p95: p95))
+        guard text.hasPrefix("lognormal:"), parts.count == 2 else { return .failure(unknown) }
+        return seconds(parts[0], "lognormal's MEDIAN").flatMap { median in
+            seconds(parts[1], "lognormal's P95").flatMap { p95 in
+                guard median > 0 else { return .failure(bound("lognormal's MEDIAN must be > 0 seconds")) }
+                guard p95 >= median else {
+                    return .failure(bound("lognormal's P95 (\(parts[1])) must be ≥ its MEDIAN (\(parts[0]))"))
+                }
+                return .success(DeliveryDelay(.lognormal(median: median, p95: p95)))
+            }
+        }
     }
 }
 
