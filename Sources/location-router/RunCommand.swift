@@ -119,13 +119,24 @@ struct RunCommand {
         }
         if let path = scenario.report { try Files.write(report.json, to: path, console: console) }
         if let htmlPath { try ReportHTML.write(reportJSON: report.json, to: htmlPath, console: console) }
-        if let failure = report.sinkFailure {
-            throw CommandError(
-                .outputFailed, "\(failure); \(report.dropped) events were not written (the report counts them as dropped)")
-        }
+        if let message = Self.outputFailure(of: report) { throw CommandError(.outputFailed, message) }
         let status = finish(thresholds, humanOutputOnStandardError: humanOutputOnStandardError)
         if let code = interrupts?.exitCode { return code }
         return report.interrupted ? .interrupted : status
+    }
+
+    /// What a run whose output failed says (`nil`: it did not fail): the failure and what it cost — events the sink
+    /// did not write (`dropped`), and a webhook's events that its dead-letter file did not take either (`lost`).
+    static func outputFailure(of report: RunReport) -> String? {
+        guard let failure = report.sinkFailure else { return nil }
+        var parts = [failure]
+        if report.dropped > 0 || report.webhook == nil {
+            parts.append("\(report.dropped) events were not written (the report counts them as dropped)")
+        }
+        if let lost = report.webhook?.lost, lost > 0 {
+            parts.append("\(lost) events were neither delivered nor dead-lettered (the report's webhook.lost)")
+        }
+        return parts.joined(separator: "; ")
     }
 
     /// Whether the run writes its report or the report's page (`--report`, `--html`); without either, what only
