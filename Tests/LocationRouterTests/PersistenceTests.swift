@@ -69,6 +69,23 @@ import GeofenceFormats
         }
     }
 
+    @Test func generatedRegionNamesReadBackAsTheirIndices() {
+        for perDevice in [1, 3, 20] {
+            for index in [0, 1, 2, 19, 20, 123_456, Int32.max - 7] {
+                let name = RegionNames.generated(perDevice: perDevice).name(of: index)
+                #expect(StateTranslation.generatedRegion(named: name, perDevice: perDevice) == index, "\(name)")
+            }
+        }
+        // Anything else is no region of the run (an index past Int32 included: it used to trap).
+        for name in [
+            "", "device-", "device-1", "device-1/", "device-1/r", "device-1/r20", "device-1/x2", "device-/r1",
+            "device-+1/r1", "device-1/r-1", "device-1/r1/", "Device-1/r1", "device-1r1", "device-99999999999/r1",
+            "device-2147483647/r1",
+        ] {
+            #expect(StateTranslation.generatedRegion(named: name, perDevice: 20) == nil, "\(name)")
+        }
+    }
+
     @Test func writingIsAtomicAndReadingAMissingFileMeansAFirstRun() throws {
         let folder = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: folder) }

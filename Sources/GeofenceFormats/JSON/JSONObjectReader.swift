@@ -21,7 +21,9 @@ public struct JSONObjectReader: Sendable {
     /// The key path of the object (`""` for the top level).
     public let path: String
     private let members: [JSONValue.Member]
-    private var readKeys: Set<String> = []
+    /// The keys asked for, in order, repeats included: an array, not a set (a snapshot reads millions of small
+    /// objects, and hashing every key asked for was most of reading one); `finish()` compares a few keys.
+    private var readKeys: [String] = []
 
     /// - Throws: `path: expected an object, found …` when `value` is not an object.
     public init(_ value: JSONValue, path: String) throws(InputError) {
@@ -35,7 +37,7 @@ public struct JSONObjectReader: Sendable {
 
     /// The value of `key`, marking it read; `nil` when absent. `null` is returned as a value here.
     public mutating func value(_ key: String) -> JSONValue? {
-        readKeys.insert(key)
+        readKeys.append(key)
         return members.first { $0.key == key }?.value
     }
 
@@ -85,7 +87,7 @@ public struct JSONObjectReader: Sendable {
     /// Rejects the first key that was never read as unknown, listing the keys that were read as the allowed ones.
     public func finish() throws(InputError) {
         for member in members where !readKeys.contains(member.key) {
-            throw JSONValue.unknownKey(member, allowed: readKeys, path: path)
+            throw JSONValue.unknownKey(member, allowed: Set(readKeys), path: path)
         }
     }
 

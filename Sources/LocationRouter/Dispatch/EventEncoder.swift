@@ -292,7 +292,14 @@ public struct EventEncoder: Sendable {
 
     /// A JSON string literal, quotes included.
     static func quoted(_ text: String) -> [UInt8] {
-        var bytes: [UInt8] = [UInt8(ascii: "\"")]
+        var bytes: [UInt8] = []
+        appendQuoted(text, to: &bytes)
+        return bytes
+    }
+
+    /// Appends the JSON string literal of `text`, quotes included.
+    static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
@@ -309,6 +316,5 @@ public struct EventEncoder: Sendable {
             }
         }
         bytes.append(UInt8(ascii: "\""))
-        return bytes
     }
 }

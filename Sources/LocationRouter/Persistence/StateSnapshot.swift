@@ -115,60 +115,28 @@ public struct StateSnapshot: Sendable, Equatable {
         self.events = events
     }
 
-    /// The file's bytes.
-    public func encoded() -> [UInt8] {
-        var text = "{\"format\":\"\(Self.format)\",\"version\":\(Self.version),\"profile\":\(EventEncoder.jsonLiteral(profile))"
-        if let seed { text += ",\"seed\":\(seed)" }
-        if let partition { text += ",\"partition\":\"\(partition)\"" }
-        text += ",\"devices\":\(devices.count)"
-        if let events {
-            text += ",\"events\":{\"path\":\(EventEncoder.jsonLiteral(events.path)),\"bytes\":\(events.bytes)}"
-        }
-        text += "}\n"
-        for device in devices {
-            let regions = device.regions.map { region in
-                "{\"id\":\(EventEncoder.jsonLiteral(region.id)),\"inside\":\(region.inside)"
-                    + (region.pendingSince.map { ",\"pendingSince\":\($0)" } ?? "")
-                    + (region.dwellDue.map { ",\"dwellDue\":\($0)" } ?? "")
-                    + (region.appInside.map { ",\"appInside\":\($0)" } ?? "") + "}"
-            }
-            text += "{\"device\":\(EventEncoder.jsonLiteral(device.name)),\"time\":\(device.time),"
-            text += "\"lat\":\(device.latitude),\"lon\":\(device.longitude),"
-            text += "\"regions\":[\(regions.joined(separator: ","))],"
-            text += "\"failed\":[\(device.failed.map(EventEncoder.jsonLiteral).joined(separator: ","))]"
-            if let delivered = device.deliveredUntil { text += ",\"deliveredUntil\":\(delivered)" }
-            if let chosen = device.chosen {
-                text += ",\"chosen\":{\"lat\":\(chosen.latitude),\"lon\":\(chosen.longitude),\"time\":\(chosen.time)}"
-            }
-            if let coverage = device.coverage {
-                let open = coverage.open.map {
-                    "{\"id\":\(EventEncoder.jsonLiteral($0.id)),\"kind\":\"\($0.kind)\",\"time\":\($0.time)}"
-                }
-                text += ",\"coverage\":{\"inside\":[\(coverage.inside.map(EventEncoder.jsonLiteral).joined(separator: ","))],"
-                text += "\"open\":[\(open.joined(separator: ","))]}"
-            }
-            text += device.seq > 0 ? ",\"seq\":\(device.seq)}\n" : "}\n"
-        }
-        text += "{\"end\":true,\"devices\":\(devices.count)}\n"
-        return Array(text.utf8)
-    }
-
     /// Reads a snapshot. - Throws: ``InputError`` naming the line and field of anything corrupt, truncated or
     /// written by an incompatible version.
     public static func decode(_ bytes: [UInt8]) throws(InputError) -> StateSnapshot {
         var splitter = LineSplitter(maxLineLength: 64 << 20)
         let pieces = splitter.lines(in: bytes) + splitter.finish()
-        var lines: [(number: Int, value: JSONValue)] = []
+        // Each line becomes a device as soon as the next is read (the last must be the end line), so that only one
+        // line's JSON is held at a time: holding every line's made restoring 100,000 devices need a gigabyte.
+        var header: Header?
+        var devices: [Device] = []
+        var last: (number: Int, value: JSONValue)?
         for piece in pieces {
             guard case .line(let line, let number) = piece else {
-                throw InputError("line too long for a snapshot", line: lines.count + 1)
+                let read = (header == nil ? 0 : 1) + devices.count + (last == nil ? 0 : 1)
+                throw InputError("line too long for a snapshot", line: read + 1)
             }
             if line.isEmpty { continue }
+            let value: JSONValue
             do {
-                lines.append((number, try JSONParser.parse(Array(line))))
+                value = try JSONParser.parse(Array(line))
             } catch {
                 // A first line that is not JSON: another kind of file (a CSV, a config spread over lines).
-                if lines.isEmpty {
+                if header == nil {
                     throw InputError(
                         "not a LocationRouter state snapshot (its first line must be a header such as "
                             + "{\"format\":\"\(format)\",…}): \(error.message)", line: number)
@@ -177,66 +145,85 @@ public struct StateSnapshot: Sendable, Equatable {
                 located.line = number
                 throw located
             }
-        }
-        guard let header = lines.first else { throw InputError("empty snapshot: no header line") }
-        var reader = try JSONObjectReader(header.value, path: "")
-        guard try reader.string("format") == format else {
-            throw InputError("not a LocationRouter state snapshot (format must be \"\(format)\")", line: header.number, field: "format")
-        }
-        let version = try reader.integer("version")
-        guard version == Self.version else {
-            throw InputError(
-                "snapshot version \(version.map(String.init) ?? "missing") is not supported (this is version \(Self.version))",
-                line: header.number, field: "version")
-        }
-        let profile = try reader.string("profile") ?? ""
-        var seed: UInt64?
-        if let value = reader.value("seed") {
-            guard let parsed = value.unsignedInteger else {
-                throw InputError("must be a whole number from 0 to 2⁶⁴ − 1", line: header.number, field: "seed")
+            guard header != nil else {
+                header = try Header(value, line: number)
+                continue
             }
-            seed = parsed
-        }
-        var partition: Partition?
-        if let text = try reader.string("partition") {
-            guard let parsed = Partition(parsing: text) else {
-                throw InputError(
-                    "must be I/N with 0 ≤ I < N ≤ \(Partition.maximumCount)", line: header.number, field: "partition")
+            if let (number, value) = last {
+                do {
+                    devices.append(try device(value))
+                } catch {
+                    // Each line was parsed on its own: its values know only their column, not the file's line.
+                    var located = error
+                    located.line = number
+                    throw located
+                }
             }
-            partition = parsed
+            last = (number, value)
         }
-        let declared = try reader.integer("devices")
-        var eventsFile: EventsFile?
-        if let value = reader.value("events") {
-            var events = try JSONObjectReader(value, path: "events")
-            let path = try events.requiredValue("path").string(path: "events.path")
-            let bytes = try events.requiredValue("bytes").integer(path: "events.bytes")
-            guard bytes >= 0 else { throw value.error("must be ≥ 0", path: "events.bytes") }
-            eventsFile = EventsFile(path: path, bytes: Int64(bytes))
-        }
-        guard let last = lines.last, lines.count >= 2, case .bool(true)? = last.value["end"]?.kind else {
-            throw InputError("truncated snapshot: the end line is missing", line: (lines.last?.number ?? 0) + 1)
-        }
-        var devices: [Device] = []
-        for (number, value) in lines.dropFirst().dropLast() {
-            do {
-                devices.append(try device(value))
-            } catch {
-                // Each line was parsed on its own: its values know only their column, not the file's line.
-                var located = error
-                located.line = number
-                throw located
-            }
+        guard let header else { throw InputError("empty snapshot: no header line") }
+        guard let last, case .bool(true)? = last.value["end"]?.kind else {
+            throw InputError("truncated snapshot: the end line is missing", line: (last?.number ?? header.line) + 1)
         }
         var end = try JSONObjectReader(last.value, path: "")
         _ = try end.bool("end")
         let counted = try end.integer("devices")
-        guard counted == devices.count, declared == nil || declared == devices.count else {
+        guard counted == devices.count, header.devices == nil || header.devices == devices.count else {
             throw InputError(
-                "truncated or corrupt snapshot: \(devices.count) device lines, but it says \(counted ?? declared ?? -1)",
+                "truncated or corrupt snapshot: \(devices.count) device lines, but it says \(counted ?? header.devices ?? -1)",
                 line: last.number, field: "devices")
         }
-        return StateSnapshot(profile: profile, seed: seed, partition: partition, devices: devices, events: eventsFile)
+        return StateSnapshot(
+            profile: header.profile, seed: header.seed, partition: header.partition, devices: devices,
+            events: header.events)
+    }
+
+    /// A snapshot's first line.
+    private struct Header {
+        var line: Int
+        var profile: String
+        var seed: UInt64?
+        var partition: Partition?
+        var devices: Int?
+        var events: EventsFile?
+
+        init(_ value: JSONValue, line: Int) throws(InputError) {
+            self.line = line
+            var reader = try JSONObjectReader(value, path: "")
+            guard try reader.string("format") == StateSnapshot.format else {
+                throw InputError(
+                    "not a LocationRouter state snapshot (format must be \"\(StateSnapshot.format)\")", line: line,
+                    field: "format")
+            }
+            let version = try reader.integer("version")
+            guard version == StateSnapshot.version else {
+                throw InputError(
+                    "snapshot version \(version.map(String.init) ?? "missing") is not supported (this is version \(StateSnapshot.version))",
+                    line: line, field: "version")
+            }
+            profile = try reader.string("profile") ?? ""
+            if let value = reader.value("seed") {
+                guard let parsed = value.unsignedInteger else {
+                    throw InputError("must be a whole number from 0 to 2⁶⁴ − 1", line: line, field: "seed")
+                }
+                seed = parsed
+            }
+            if let text = try reader.string("partition") {
+                guard let parsed = Partition(parsing: text) else {
+                    throw InputError(
+                        "must be I/N with 0 ≤ I < N ≤ \(Partition.maximumCount)", line: line, field: "partition")
+                }
+                partition = parsed
+            }
+            devices = try reader.integer("devices")
+            if let value = reader.value("events") {
+                var events = try JSONObjectReader(value, path: "events")
+                let path = try events.requiredValue("path").string(path: "events.path")
+                let bytes = try events.requiredValue("bytes").integer(path: "events.bytes")
+                guard bytes >= 0 else { throw value.error("must be ≥ 0", path: "events.bytes") }
+                self.events = EventsFile(path: path, bytes: Int64(bytes))
+            }
+        }
     }
 
     private static func device(_ value: JSONValue) throws(InputError) -> Device {

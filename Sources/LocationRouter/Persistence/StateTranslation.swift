@@ -25,15 +25,31 @@ struct StateTranslation: Sendable {
         case .catalog:
             guard name.hasPrefix("catalog-"), let k = Int32(name.dropFirst(8)), k >= 0 else { return nil }
             return k
-        case .generated(let perDevice):
-            // `device-D/rK`
-            guard name.hasPrefix("device-"), let slash = name.firstIndex(of: "/"),
-                let device = Int(name[name.index(name.startIndex, offsetBy: 7)..<slash]),
-                name[name.index(after: slash)...].hasPrefix("r"),
-                let k = Int(name[name.index(slash, offsetBy: 2)...]), k < perDevice
-            else { return nil }
-            return Int32(device * perDevice + k)
+        case .generated(let perDevice): return Self.generatedRegion(named: name, perDevice: perDevice)
         }
+    }
+
+    /// The index of generated region `device-D/rK` (`D * perDevice + K`), read from its bytes — restoring a million
+    /// devices reads twenty million names — or `nil` for any other text or an index out of range.
+    static func generatedRegion(named name: String, perDevice: Int) -> Int32? {
+        var bytes = name.utf8.makeIterator()
+        for expected in "device-".utf8 where bytes.next() != expected { return nil }
+        // Whole numbers of 1 to 10 digits, ended by `stop` (nil: the end of the name).
+        func number(endedBy stop: UInt8?) -> Int? {
+            var value = 0, digits = 0
+            while let byte = bytes.next() {
+                if byte == stop { break }
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 10 else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                digits += 1
+            }
+            return digits > 0 ? value : nil
+        }
+        guard let device = number(endedBy: UInt8(ascii: "/")), bytes.next() == UInt8(ascii: "r"),
+            let k = number(endedBy: nil), k < perDevice
+        else { return nil }
+        let index = device * perDevice + k
+        return index <= Int(Int32.max) ? Int32(index) : nil
     }
 
     func named(_ state: DeviceState, seq: UInt64 = 0) -> StateSnapshot.Device {
