@@ -48,4 +48,31 @@ import Testing
         #expect(run.status == .success, "\(run.err)")
         #expect(!run.err.contains("warning"), "\(run.err)")
     }
+
+    @Test func optionsOfAnotherSourceAreWarnedAbout() async throws {
+        let quiet = ["--no-events", "--no-report", "--quiet"]
+        // The random walk: playback's options.
+        let walk = await runCommand(["--devices", "3", "--duration", "5", "--speed", "3", "--stagger", "5"] + quiet)
+        #expect(walk.status == .success, "\(walk.err)")
+        #expect(walk.err.contains("warning: --speed (source.playback.speed) is ignored: the random walk does not use it"))
+        #expect(walk.err.contains("warning: --stagger (source.playback.stagger) is ignored"))
+        // A route: the walk's.
+        let route = await runCommand(
+            ["--source", "route:25.0478,121.517;25.0340,121.5645", "--duration", "60", "--speed", "20"] + quiet)
+        #expect(route.status == .success, "\(route.err)")
+        #expect(route.err.contains(
+            "warning: --duration (source.duration) is ignored: GPX and route playback does not use it"), "\(route.err)")
+        #expect(!route.err.contains("--speed"), "\(route.err)")
+        // Standard input: both, and the devices and interval the samples bring themselves.
+        let stdin = try runExecutable(
+            ["--source", "stdin", "--regions", fixture("taipei-regions.geojson"), "--devices", "5", "--interval", "2",
+             "--stops", "0.3", "--time-jitter", "5"] + quiet,
+            stdin: "")
+        #expect(stdin.status == 0, "\(stdin.err)")
+        for option in ["--devices (source.devices)", "--interval (source.interval)", "--stops (source.stops)",
+                       "--time-jitter (source.playback.timeJitter)"] {
+            #expect(stdin.err.contains("warning: \(option) is ignored: samples on standard input does not use it"),
+                    "\(stdin.err)")
+        }
+    }
 }
