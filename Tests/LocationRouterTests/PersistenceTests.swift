@@ -62,6 +62,31 @@ import GeofenceFormats
         }
     }
 
+    @Test func aSnapshotOfManyDevicesIsReadInOrderAndItsFirstBadLineIsTheOneReported() throws {
+        // Device lines are read on every core in parts: the devices keep the file's order, and of two bad lines
+        // the first is named, whichever part finished first.
+        var devices: [StateSnapshot.Device] = []
+        for index in 0..<5_000 {
+            let latitude: Double = 25 + Double(index) * 1e-5
+            let region = StateSnapshot.Device.Region(id: "r\(index % 7)", inside: index % 2 == 0)
+            devices.append(
+                StateSnapshot.Device(
+                    name: "d\(index)", time: Int64(index), latitude: latitude, longitude: 121.5, regions: [region],
+                    failed: [], seq: UInt64(index)))
+        }
+        let snapshot = StateSnapshot(profile: "exact", seed: 1, devices: devices)
+        #expect(try StateSnapshot.decode(snapshot.encoded()) == snapshot)
+        var lines = String(decoding: snapshot.encoded(), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        lines[4_000] = #"{"device":"d3999","time":"late","lat":25,"lon":121.5}"#
+        lines[3_000] = #"{"device":"d2999","time":1,"lat":95,"lon":121.5}"#
+        do throws(InputError) {
+            _ = try StateSnapshot.decode(Array(lines.joined(separator: "\n").utf8))
+            Issue.record("decoded a snapshot with bad lines")
+        } catch {
+            #expect(error.line == 3_001, "\(error)")
+        }
+    }
+
     @Test func aTruncatedSnapshotIsAnErrorWhereverItIsCut() {
         let bytes = Self.snapshot.encoded()
         for cut in stride(from: 1, to: bytes.count - 1, by: 7) {

@@ -119,53 +119,58 @@ public struct StateSnapshot: Sendable, Equatable {
     /// written by an incompatible version.
     public static func decode(_ bytes: [UInt8]) throws(InputError) -> StateSnapshot {
         var splitter = LineSplitter(maxLineLength: 64 << 20)
-        let pieces = splitter.lines(in: bytes) + splitter.finish()
-        // Each line becomes a device as soon as the next is read (the last must be the end line), so that only one
-        // line's JSON is held at a time: holding every line's made restoring 100,000 devices need a gigabyte.
-        var header: Header?
-        var devices: [Device] = []
-        var last: (number: Int, value: JSONValue)?
-        for piece in pieces {
+        var lines: [(text: ArraySlice<UInt8>, number: Int)] = []
+        for piece in splitter.lines(in: bytes) + splitter.finish() {
             guard case .line(let line, let number) = piece else {
-                let read = (header == nil ? 0 : 1) + devices.count + (last == nil ? 0 : 1)
-                throw InputError("line too long for a snapshot", line: read + 1)
+                throw InputError("line too long for a snapshot", line: lines.count + 1)
             }
-            if line.isEmpty { continue }
-            let value: JSONValue
-            do {
-                value = try JSONParser.parse(Array(line))
+            if !line.isEmpty { lines.append((line, number)) }
+        }
+        guard let first = lines.first else { throw InputError("empty snapshot: no header line") }
+        let headerValue: JSONValue
+        do {
+            headerValue = try JSONParser.parse(Array(first.text))
+        } catch {
+            // A first line that is not JSON: another kind of file (a CSV, a config spread over lines).
+            throw InputError(
+                "not a LocationRouter state snapshot (its first line must be a header such as "
+                    + "{\"format\":\"\(format)\",…}): \(error.message)", line: first.number)
+        }
+        let header = try Header(headerValue, line: first.number)
+        // The device lines on every core, each parsed and read on its own (only a few lines' JSON is held at a
+        // time: holding every line's made restoring 100,000 devices need a gigabyte); the first error in the
+        // file's order is the one reported.
+        let deviceLines = lines.dropFirst().dropLast()
+        let decoded = ParallelFill.array(count: deviceLines.count, smallestPart: 1_024) {
+            index -> Result<Device, InputError> in
+            let (text, number) = deviceLines[deviceLines.startIndex + index]
+            do throws(InputError) {
+                return .success(try device(try JSONParser.parse(Array(text))))
             } catch {
-                // A first line that is not JSON: another kind of file (a CSV, a config spread over lines).
-                if header == nil {
-                    throw InputError(
-                        "not a LocationRouter state snapshot (its first line must be a header such as "
-                            + "{\"format\":\"\(format)\",…}): \(error.message)", line: number)
-                }
+                // Each line was parsed on its own: its values know only their column, not the file's line.
                 var located = error
                 located.line = number
-                throw located
+                return .failure(located)
             }
-            guard header != nil else {
-                header = try Header(value, line: number)
-                continue
-            }
-            if let (number, value) = last {
-                do {
-                    devices.append(try device(value))
-                } catch {
-                    // Each line was parsed on its own: its values know only their column, not the file's line.
-                    var located = error
-                    located.line = number
-                    throw located
-                }
-            }
-            last = (number, value)
         }
-        guard let header else { throw InputError("empty snapshot: no header line") }
-        guard let last, case .bool(true)? = last.value["end"]?.kind else {
-            throw InputError("truncated snapshot: the end line is missing", line: (last?.number ?? header.line) + 1)
+        var devices: [Device] = []
+        devices.reserveCapacity(decoded.count)
+        for result in decoded { devices.append(try result.get()) }
+        guard lines.count >= 2, let last = lines.last else {
+            throw InputError("truncated snapshot: the end line is missing", line: first.number + 1)
         }
-        var end = try JSONObjectReader(last.value, path: "")
+        let lastValue: JSONValue
+        do {
+            lastValue = try JSONParser.parse(Array(last.text))
+        } catch {
+            var located = error
+            located.line = last.number
+            throw located
+        }
+        guard case .bool(true)? = lastValue["end"]?.kind else {
+            throw InputError("truncated snapshot: the end line is missing", line: last.number + 1)
+        }
+        var end = try JSONObjectReader(lastValue, path: "")
         _ = try end.bool("end")
         let counted = try end.integer("devices")
         guard counted == devices.count, header.devices == nil || header.devices == devices.count else {
