@@ -128,6 +128,14 @@ import Testing
         #expect(page.contains("circle &lt;&amp;&gt;"))
     }
 
+    @Test func textWithABidirectionalOverrideIsIsolated() {
+        // A device named with a right-to-left override would reverse the rest of its tooltip (": fired 3×").
+        #expect(PageText.escape("bus\u{202E}71 <x>") == "\u{2068}bus\u{202E}71 &lt;x&gt;\u{2069}")
+        #expect(PageText.escape("\u{2067}a") == "\u{2068}\u{2067}a\u{2069}")
+        #expect(PageText.escape("bus 71 <x>") == "bus 71 &lt;x&gt;")
+        #expect(PageText.escape("臺北車站 محطة") == "臺北車站 محطة")
+    }
+
     @Test func aComparisonShowsProfilesSideBySideAndAScoreWhenPresent() throws {
         let tally = #"{"baseline":10,"profile":8,"matched":8,"missed":2,"added":0,"delayed":8,"early":0,"delaySeconds":{"mean":30,"min":1,"p50":25,"p90":60,"p99":90,"max":95}}"#
         func comparison(_ profile: String) -> String {

@@ -4,9 +4,15 @@ import GeofenceFormats
 /// Text helpers of the report page: XML escaping, number formats, and typed reads of the report's JSON.
 enum PageText {
     /// `text` escaped for XHTML element content and attribute values.
+    ///
+    /// Text holding a bidirectional formatting character (a right-to-left override U+202E in a device's name, say)
+    /// is enclosed in a first-strong isolate (U+2068 … U+2069): shown as it is, but its overrides end with it
+    /// instead of reversing the text after it (a tooltip's ": fired 3×", the rest of a table's row).
     static func escape(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
+        let isolated = text.unicodeScalars.contains(where: isBidirectionalFormatting)
+        if isolated { result.unicodeScalars.append("\u{2068}") }
         for character in text.unicodeScalars {
             switch character {
             case "&": result += "&amp;"
@@ -21,7 +27,16 @@ enum PageText {
                 }
             }
         }
+        if isolated { result.unicodeScalars.append("\u{2069}") }
         return result
+    }
+
+    /// The embeddings, overrides, isolates and marks of the Unicode bidirectional algorithm.
+    static func isBidirectionalFormatting(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 
     /// `1,234,567`.
