@@ -128,6 +128,22 @@ import Testing
         #expect(page.contains("circle &lt;&amp;&gt;"))
     }
 
+    @Test func aWallClockRateIsPerSecondOfTheTimeItsBucketLasted() {
+        // A run of 0.3 s: its one bucket's updates are per 0.3 s, not per second.
+        #expect(ReportPage.rateDivisors(offsets: [0], bucket: 1, perSecondOfWall: true, runSeconds: 0.3) == [0.3])
+        #expect(ReportPage.rateDivisors(offsets: [0, 1, 2], bucket: 1, perSecondOfWall: true, runSeconds: 2.5) == [1, 1, 0.5])
+        // Coarsened buckets of 4 s, the last one 1 s long; a report without its wall time keeps whole buckets.
+        #expect(ReportPage.rateDivisors(offsets: [0, 4, 8], bucket: 4, perSecondOfWall: true, runSeconds: 9) == [4, 4, 1])
+        #expect(ReportPage.rateDivisors(offsets: [0, 4, 8], bucket: 4, perSecondOfWall: true, runSeconds: nil) == [4, 4, 4])
+        // Simulated time is counted per minute, whole buckets.
+        #expect(ReportPage.rateDivisors(offsets: [0, 60], bucket: 60, perSecondOfWall: false, runSeconds: 61) == [1, 1])
+        // A chart of one bucket spans one unit: distinct ticks, not "0" six times.
+        let chart = SVGLineChart(
+            id: "one", title: "t", xLabel: "s", yLabel: "u", x: [0], series: [.init(name: "u", colour: "#000", values: [5])])
+        let ticks = chart.svg().components(separatedBy: "class=\"xtick\">").dropFirst().map { $0.prefix { $0 != "<" } }
+        #expect(ticks.count > 1 && Set(ticks).count == ticks.count, "\(ticks)")
+    }
+
     @Test func textWithABidirectionalOverrideIsIsolated() {
         // A device named with a right-to-left override would reverse the rest of its tooltip (": fired 3×").
         #expect(PageText.escape("bus\u{202E}71 <x>") == "\u{2068}bus\u{202E}71 &lt;x&gt;\u{2069}")

@@ -9,7 +9,10 @@ extension ReportPage {
         }
         var content = ""
         if let wall = timeline["wallClock"] {
-            content += "<h3>Per wall-clock second</h3>" + charts(wall, idPrefix: "wall", axis: "wall-clock seconds since the start", perSecondOfWall: true)
+            content += "<h3>Per wall-clock second</h3>"
+                + charts(
+                    wall, idPrefix: "wall", axis: "wall-clock seconds since the start", perSecondOfWall: true,
+                    runSeconds: report["wallSeconds"]?.doubleValue)
         }
         if let simulated = timeline["simulated"] {
             let start = simulated["start"]?.stringValue.map { " after \($0)" } ?? ""
@@ -18,7 +21,21 @@ extension ReportPage {
         return section("timeline", "Over time", content)
     }
 
-    private static func charts(_ series: JSONValue, idPrefix: String, axis: String, perSecondOfWall: Bool) -> String {
+    /// What each bucket's count is divided by: its length in seconds of wall time, or in minutes of simulated time —
+    /// the whole bucket's, but for the last wall-clock one, which lasted only until the run ended (`runSeconds`).
+    static func rateDivisors(offsets: [Double], bucket: Double, perSecondOfWall: Bool, runSeconds: Double?) -> [Double] {
+        var divisors = [Double](repeating: perSecondOfWall ? bucket : bucket / 60, count: offsets.count)
+        if perSecondOfWall, let runSeconds, let last = offsets.last, runSeconds > last {
+            divisors[divisors.count - 1] = min(bucket, max(runSeconds - last, 1e-3))
+        }
+        return divisors
+    }
+
+    /// - Parameter runSeconds: for wall-clock buckets, when the run ended: its last bucket lasted only until then, and
+    ///   its rates are per second of that part (a run of 0.3 s made 0.3 s of updates, not a second's).
+    private static func charts(
+        _ series: JSONValue, idPrefix: String, axis: String, perSecondOfWall: Bool, runSeconds: Double? = nil
+    ) -> String {
         let bucket = max(series.number("bucketSeconds"), 1e-9)
         let offsets = series["offsetSeconds"]?.numbers.map { $0 ?? 0 } ?? []
         // Wall-clock buckets are shown in seconds, simulated ones in minutes.
@@ -28,8 +45,10 @@ extension ReportPage {
         let bucketNote = perSecondOfWall ? (bucket == 1 ? "" : " (buckets of \(PageText.decimal(bucket, 0)) s)")
             : (bucket == 60 ? "" : " (buckets of \(PageText.duration(bucket)))")
         // Rates per second of wall time, counts per bucket for simulated time.
-        let divisor = perSecondOfWall ? bucket : bucket / 60
-        func rate(_ values: [Double?]) -> [Double?] { values.map { $0.map { $0 / divisor } } }
+        let divisors = rateDivisors(offsets: offsets, bucket: bucket, perSecondOfWall: perSecondOfWall, runSeconds: runSeconds)
+        func rate(_ values: [Double?]) -> [Double?] {
+            zip(values, divisors).map { value, divisor in value.map { $0 / divisor } }
+        }
         let updates = SVGLineChart(
             id: "\(idPrefix)-updates", title: "Updates per \(unit)\(bucketNote)", xLabel: axis, yLabel: "updates / \(unit)",
             x: x, series: [.init(name: "updates", colour: "#1565c0", values: rate(series["updates"]?.numbers ?? []))])

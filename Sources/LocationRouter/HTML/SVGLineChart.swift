@@ -20,7 +20,9 @@ struct SVGLineChart {
         let frame = SVGChartFrame(width: width, height: height, bottom: 40)
         let (left, right, top, bottom) = (frame.left, frame.right, frame.top, frame.bottom)
         let plotted = series.flatMap { $0.values.compactMap { $0 } }.filter(\.isFinite)
-        let xs = ChartScale(domain: (x.first ?? 0, max(x.last ?? 1, (x.first ?? 0) + 1e-9)), range: (left, width - right))
+        // One x (a run shorter than a bucket) spans one unit, not a nanosecond: ticks 0 to 1, not six zeros.
+        let first = x.first ?? 0, last = x.last ?? 1
+        let xs = ChartScale(domain: (first, last > first ? last : first + 1), range: (left, width - right))
         let ys = ChartScale(values: plotted, range: (height - bottom, top))
         var out = frame.open(id: id, title: title) + frame.yGrid(ys)
         for tick in xs.ticks(6) {
