@@ -70,13 +70,14 @@ public struct Simulation: Sendable {
         progress?.expect(wiring.simulatedSpan)
         let translation = StateTranslation(deviceNames: wiring.deviceNames, regionNames: wiring.regionNames)
         var restored: MonitorState.StateLookup?
+        var restoredCoverage: (@Sendable (Int32) -> CoverageState?)?
         var restoredSequence: (@Sendable (Int32) -> UInt64?)?
         let snapshot = try restoredSnapshot ?? statePath.flatMap({ try StateFile.read($0) })
         if let snapshot {
             try Self.check(
                 snapshot, profile: configuration.profile, seed: configuration.seed, partition: configuration.partition,
                 path: statePath ?? "state")
-            restored = translation.lookup(snapshot)
+            (restored, restoredCoverage) = translation.lookups(snapshot)
             restoredSequence = translation.sequenceLookup(snapshot)
         }
         let snapshotsDuringRun = statePath != nil && snapshotInterval > 0
@@ -98,9 +99,6 @@ public struct Simulation: Sendable {
         // registers them where they were.
         let registersAtStarts = restored == nil && !configuration.filters.isActive
         let circles = (registersAtStarts ? wiring.circlesAtStarts : nil) ?? wiring.circles
-        let restoredCoverage: (@Sendable (Int32) -> CoverageState?)? = restored.map { lookup in
-            { @Sendable device in lookup(device)?.coverage }
-        }
         let monitors = (0..<shardCount).map { shard in
             var state =
                 if let circles {

@@ -95,11 +95,14 @@ struct StateTranslation: Sendable {
         return { [deviceNames] device in byName[ExactName(deviceNames.name(of: device))] }
     }
 
-    /// A lookup for the monitors: device index → its saved state, with this run's indices.
-    func lookup(_ snapshot: StateSnapshot) -> MonitorState.StateLookup {
+    /// Lookups of device index → its saved state, with this run's indices: for the monitors (`state`) and for the
+    /// coverage tracker (`coverage`: the device's side of the unlimited evaluation), sharing one index of the names.
+    func lookups(_ snapshot: StateSnapshot) -> (
+        state: MonitorState.StateLookup, coverage: @Sendable (Int32) -> CoverageState?
+    ) {
         let byName = Dictionary(snapshot.devices.map { (ExactName($0.name), $0) }, uniquingKeysWith: { _, last in last })
         let regionIndex = makeRegionIndex()
-        return { [self] device in
+        let state: MonitorState.StateLookup = { [self] device in
             guard let saved = byName[ExactName(deviceNames.name(of: device))] else { return nil }
             return DeviceState(
                 device: device, time: saved.time, latitude: saved.latitude, longitude: saved.longitude,
@@ -111,17 +114,19 @@ struct StateTranslation: Sendable {
                     }
                 },
                 failed: saved.failed.compactMap { self.region(named: $0, in: regionIndex) }, deliveredUntil: saved.deliveredUntil,
-                chosen: saved.chosen,
-                coverage: saved.coverage.map { coverage in
-                    // Regions no longer in the catalog are forgotten.
-                    CoverageState(
-                        inside: coverage.inside.compactMap { self.region(named: $0, in: regionIndex) },
-                        open: coverage.open.compactMap { transition in
-                            self.region(named: transition.id, in: regionIndex).map {
-                                CoverageState.Transition(region: $0, kind: transition.kind, time: transition.time)
-                            }
-                        })
+                chosen: saved.chosen)
+        }
+        let coverage: @Sendable (Int32) -> CoverageState? = { [self] device in
+            guard let saved = byName[ExactName(deviceNames.name(of: device))]?.coverage else { return nil }
+            // Regions no longer in the catalog are forgotten.
+            return CoverageState(
+                inside: saved.inside.compactMap { self.region(named: $0, in: regionIndex) },
+                open: saved.open.compactMap { transition in
+                    self.region(named: transition.id, in: regionIndex).map {
+                        CoverageState.Transition(region: $0, kind: transition.kind, time: transition.time)
+                    }
                 })
         }
+        return (state, coverage)
     }
 }
