@@ -8,9 +8,10 @@ extension GeoMotion {
     ///
     /// Generated regions place each device's 20 centres this way. The bearing's sine and cosine are first taken
     /// within a bound of the library's (``SineAndCosine/bounded(_:)``, about a third of its instructions); the
-    /// library is called for the few moves that bound could change (``boundedMove(_:_:distance:bearing:scale:)``):
-    /// about 2.5 % of the default walk's centres, where the bracket, ~1e-16° wide for a centre 2 km away, straddles
-    /// a rounding boundary of a latitude's (3.6e-15°) or longitude's (1.4e-14°) last bit.
+    /// library is called for the few moves that bound could change
+    /// (``boundedMove(_:_:distance:bearing:direction:scale:)``): about 2.5 % of the default walk's centres, where the
+    /// bracket, ~1e-16° wide for a centre 2 km away, straddles a rounding boundary of a latitude's (3.6e-15°) or
+    /// longitude's (1.4e-14°) last bit.
     /// - Parameters:
     ///   - scale: `LocalScale(latitude: latitude)`.
     ///   - stride: how many `Double`s apart the results are written (`latitudes[i * stride]`): 1 for arrays of
@@ -46,7 +47,8 @@ extension GeoMotion {
     }
 
     /// The move of ``moves(from:_:scale:distances:bearings:count:latitudes:longitudes:stride:)`` when the bounded sine
-    /// and cosine decide it on the plane, or `nil`.
+    /// and cosine decide it on the plane, or `nil`; `direction` is the bearing's ``SineAndCosine/bounded(_:)``
+    /// (any pair when the bearing is out of its range, which this refuses).
     ///
     /// Why the answer is the library's: with c its cosine and ĉ the bounded one, |ĉ − c| < B
     /// (``SineAndCosine/boundedError``), so ĉ − 2B and ĉ + 2B, each rounded (by at most 2.2e-16 < B), bracket c.
@@ -56,17 +58,6 @@ extension GeoMotion {
     /// likewise the longitude from the sine (metresPerDegreeLongitude ≥ 1), then wrapped.
     /// And ``move(_:_:north:east:scale:)`` takes the plane for these moves: |latitude| ≤ 80° and d ≤ 19 km keep
     /// north² + east² (≤ d²·(1 + 1e-15)) under the 20 km limit, and d ≥ 1e-100 keeps it from being 0.
-    @inline(__always)
-    static func boundedMove(_ latitude: Double, _ longitude: Double, distance d: Double, bearing: Double, scale: LocalScale)
-        -> (latitude: Double, longitude: Double)?
-    {
-        guard abs(bearing) <= 2 * .pi else { return nil }
-        return boundedMove(
-            latitude, longitude, distance: d, bearing: bearing, direction: SineAndCosine.bounded(bearing), scale: scale)
-    }
-
-    /// ``boundedMove(_:_:distance:bearing:scale:)`` with the bearing's bounded sine and cosine computed before
-    /// (``SineAndCosine/bounded(_:)``; any pair when the bearing is out of its range, which this refuses).
     @inline(__always)
     static func boundedMove(
         _ latitude: Double, _ longitude: Double, distance d: Double, bearing: Double,

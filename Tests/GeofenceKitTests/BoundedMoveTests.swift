@@ -74,7 +74,8 @@ import Testing
                 #expect(centreLatitudes[k].bitPattern == expected.latitude.bitPattern, "\(latitude) \(longitude) \(k)")
                 #expect(centreLongitudes[k].bitPattern == expected.longitude.bitPattern, "\(latitude) \(longitude) \(k)")
                 let bounded = GeoMotion.boundedMove(
-                    latitude, longitude, distance: distances[k], bearing: bearings[k], scale: scale)
+                    latitude, longitude, distance: distances[k], bearing: bearings[k],
+                    direction: SineAndCosine.bounded(bearings[k]), scale: scale)
                 if bounded == nil { undecided += 1 } else { decided += 1 }
             }
         }
