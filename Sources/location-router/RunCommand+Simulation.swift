@@ -50,7 +50,7 @@ extension RunCommand {
             Files.printRegionWarnings(warnings, of: path, to: console)
             catalog = decoded
         }
-        for warning in scenario.catalogWarnings(regionFile: catalog) + scenario.sourceOptionWarnings + scenario.idleOptionWarnings {
+        for warning in scenario.catalogWarnings(regionFile: catalog) + scenario.idleOptionWarnings {
             console.err("warning: \(warning)\n")
         }
         let source: SimulationConfiguration.Source

@@ -3,10 +3,10 @@ import GeofenceKit
 /// Warnings about options that the rest of the run leaves with nothing to act on, said before it starts rather than
 /// discovered in its output: a snapshot interval with no state file, a score tolerance with nothing scored, a
 /// threshold on a score that is not computed, refresh options without `nearest`, a webhook or an events file beside
-/// `--compare-profiles`.
+/// `--compare-profiles`, and first the options of another source (``sourceOptionWarnings``).
 extension Scenario {
     var idleOptionWarnings: [String] {
-        var warnings: [String] = []
+        var warnings = sourceOptionWarnings
         if snapshotInterval > 0, statePath == nil {
             warnings.append(
                 "--snapshot-interval (state.interval) has nothing to save without --state PATH (state.path)")
