@@ -142,11 +142,15 @@ public struct Simulation: Sendable {
         let save: @Sendable ([DeviceState], [(device: Int32, seq: UInt64)], Int64?) async throws -> Void = {
             [statePath, eventsPath, configuration, restoredDevices = snapshot?.devices ?? []] devices, sequences, bytes in
             guard let statePath, let snapshotWriter else { return }
-            var events: StateSnapshot.EventsFile?
-            if let eventsPath, let bytes { events = StateSnapshot.EventsFile(path: eventsPath, bytes: bytes) }
-            let snapshot = translation.snapshot(
-                of: configuration, devices: devices, sequences: sequences, events: events, carrying: restoredDevices)
-            try await snapshotWriter.perform { Result { try StateFile.write(snapshot, to: statePath) } }.get()
+            let events = eventsPath.flatMap { path in bytes.map { StateSnapshot.EventsFile(path: path, bytes: $0) } }
+            // Named and encoded device by device on the writer's thread, as the file is written.
+            try await snapshotWriter.perform {
+                Result {
+                    try translation.writeSnapshot(
+                        of: configuration, devices: devices, sequences: sequences, events: events,
+                        carrying: restoredDevices, to: statePath)
+                }
+            }.get()
         }
         let cut = snapshotsDuringRun ? SnapshotCut() : nil
         let dispatcher = NotificationDispatcher(

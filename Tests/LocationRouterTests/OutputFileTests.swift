@@ -22,6 +22,23 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["report.json"])
     }
 
+    @Test func chunksAreWrittenInOrderAndReplaceTheFileAtOnce() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/state.ndjson"
+        try OutputFile.write("old\n", to: path)
+        let chunks = ["first line\n", "second ", "line\n", "", "third line\n"]
+        try OutputFile.write(to: path) { emit in
+            for chunk in chunks {
+                // Nothing reaches the file's name until the last chunk is written.
+                #expect((try? String(contentsOfFile: path, encoding: .utf8)) == "old\n")
+                Array(chunk.utf8).withUnsafeBytes(emit)
+            }
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == chunks.joined())
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["state.ndjson"])
+    }
+
     @Test func aSymbolicLinkStaysALinkAndItsTargetIsWritten() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -124,6 +124,33 @@ import GeofenceFormats
         #expect(throws: InputError.self) { try StateFile.read(path) }
     }
 
+    @Test func aSnapshotOfSeveralRoundsIsWrittenWhole() throws {
+        // The file is encoded in parts on every core, a round of parts while the round before is written: every
+        // line must arrive whole and in order, across parts and rounds (the last one short).
+        let count = StateSnapshot.linesPerPart * StateSnapshot.partsPerRound + StateSnapshot.linesPerPart + 7
+        var devices: [StateSnapshot.Device] = []
+        for index in 0..<count {
+            let regions = (0..<3).map { StateSnapshot.Device.Region(id: "store-\(index)-\($0)", inside: ($0 + index) % 3 == 0) }
+            let latitude: Double = 25 + Double(index) * 1e-5
+            devices.append(
+                StateSnapshot.Device(
+                    name: "device-\(index)", time: Int64(index) * 1_000_000, latitude: latitude, longitude: 121.5,
+                    regions: regions, failed: index % 10 == 0 ? ["store-failed-\(index)"] : [], seq: UInt64(index)))
+        }
+        let snapshot = StateSnapshot(profile: "exact", seed: 7, devices: devices)
+        let bytes = snapshot.encoded()
+        var expected = Array(#"{"format":"location-router-state","version":1,"profile":"exact","seed":7,"devices":\#(count)}"#.utf8)
+        expected.append(UInt8(ascii: "\n"))
+        #expect(Array(bytes.prefix(expected.count)) == expected)
+        #expect(bytes.split(separator: UInt8(ascii: "\n")).count == count + 2)
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/state.ndjson"
+        try StateFile.write(snapshot, to: path)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(bytes))
+        #expect(try StateFile.read(path) == snapshot)
+    }
+
     // MARK: Restarting
 
     static func fixture(_ name: String) throws -> String {

@@ -69,10 +69,7 @@ public enum OutputFile {
 
     /// Writes `bytes` to `path` as described on ``OutputFile``.
     public static func write(_ bytes: [UInt8], to path: String) throws(OutputError) {
-        switch try kind(of: path) {
-        case .inPlace: try writeInPlace(bytes, to: path)
-        case .replace(let target): try replace(target, with: bytes, namedAs: path)
-        }
+        try write(to: path) { emit in bytes.withUnsafeBytes(emit) }
     }
 
     /// Writes `text` (UTF-8) to `path`.
@@ -80,14 +77,31 @@ public enum OutputFile {
         try write(Array(text.utf8), to: path)
     }
 
-    private static func writeInPlace(_ bytes: [UInt8], to path: String) throws(OutputError) {
+    /// Writes to `path`, as described on ``OutputFile``, the bytes `body` emits, chunk by chunk: an output of a
+    /// gigabyte (the state snapshot of a million devices) need not be held in memory at once. After a failed
+    /// write the rest is not written (and a replaced file is left as it was); the error is thrown once `body`
+    /// returns.
+    public static func write(
+        to path: String, _ body: (_ emit: (UnsafeRawBufferPointer) -> Void) -> Void
+    ) throws(OutputError) {
+        switch try kind(of: path) {
+        case .inPlace: try writeInPlace(to: path, body)
+        case .replace(let target): try replace(target, namedAs: path, body)
+        }
+    }
+
+    private static func writeInPlace(
+        to path: String, _ body: (_ emit: (UnsafeRawBufferPointer) -> Void) -> Void
+    ) throws(OutputError) {
         let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else { throw OutputError(path: path, message: String(cString: strerror(errno))) }
         defer { close(descriptor) }
-        if let failure = writeAll(bytes, to: descriptor) { throw OutputError(path: path, message: failure) }
+        if let failure = writeEmitted(body, to: descriptor) { throw OutputError(path: path, message: failure) }
     }
 
-    private static func replace(_ target: String, with bytes: [UInt8], namedAs path: String) throws(OutputError) {
+    private static func replace(
+        _ target: String, namedAs path: String, _ body: (_ emit: (UnsafeRawBufferPointer) -> Void) -> Void
+    ) throws(OutputError) {
         let directory = directoryOf(target)
         let name = (target as NSString).lastPathComponent
         let temporary = (directory as NSString).appendingPathComponent(".\(name).tmp-\(getpid())-\(UUID().uuidString)")
@@ -98,7 +112,7 @@ public enum OutputFile {
         guard descriptor >= 0 else {
             throw OutputError(path: path, message: "cannot be written (\(String(cString: strerror(errno))))")
         }
-        var failure = writeAll(bytes, to: descriptor)
+        var failure = writeEmitted(body, to: descriptor)
         if failure == nil, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
         if close(descriptor) != 0, failure == nil { failure = String(cString: strerror(errno)) }
         if failure == nil, rename(temporary, target) != 0 { failure = String(cString: strerror(errno)) }
@@ -109,21 +123,36 @@ public enum OutputFile {
         syncDirectory(directory)
     }
 
+    /// Writes every chunk `body` emits to a descriptor, none after the first that fails; that error's text, or
+    /// `nil`.
+    private static func writeEmitted(
+        _ body: (_ emit: (UnsafeRawBufferPointer) -> Void) -> Void, to descriptor: Int32
+    ) -> String? {
+        var failure: String?
+        body { chunk in
+            if failure == nil { failure = writeAll(chunk, to: descriptor) }
+        }
+        return failure
+    }
+
     /// Writes every byte to a descriptor, retrying partial writes and interruptions; the error text, or `nil`.
     /// (Every writer of whole buffers — outputs, the events file, dead letters — goes through it.)
     static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {
-        bytes.withUnsafeBytes { buffer -> String? in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return String(cString: strerror(errno))
-                }
-                offset += written
+        bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
+    }
+
+    /// ``writeAll(_:to:)`` of the bytes `buffer` holds.
+    static func writeAll(_ buffer: UnsafeRawBufferPointer, to descriptor: Int32) -> String? {
+        var offset = 0
+        while offset < buffer.count {
+            let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return String(cString: strerror(errno))
             }
-            return nil
+            offset += written
         }
+        return nil
     }
 
     /// Makes a rename or a file's creation in `directory` durable.

@@ -145,7 +145,10 @@ public struct StateSnapshot: Sendable, Equatable {
             index -> Result<Device, InputError> in
             let (text, number) = deviceLines[deviceLines.startIndex + index]
             do throws(InputError) {
-                return .success(try device(try JSONParser.parse(Array(text))))
+                // Parsed where it lies, not copied into an array of its own first.
+                return .success(try device(try text.withUnsafeBufferPointer { line throws(InputError) in
+                    try JSONParser.parse(line)
+                }))
             } catch {
                 // Each line was parsed on its own: its values know only their column, not the file's line.
                 var located = error

@@ -70,23 +70,30 @@ struct StateTranslation: Sendable {
             })
     }
 
-    /// The snapshot of a run of `configuration`: `devices` with their last event numbers, then the devices of the
-    /// snapshot it continued from (`carrying`) that it has not seen, as they were — a stream's device that sent
-    /// nothing this time, or a generated one this run does not simulate, keeps its state for the next run.
-    func snapshot(
+    /// Writes the snapshot of a run of `configuration` to `path`: `devices` with their last event numbers, then
+    /// the devices of the snapshot it continued from (`carrying`) that it has not seen, as they were — a stream's
+    /// device that sent nothing this time, or a generated one this run does not simulate, keeps its state for the
+    /// next run. Each device is named as it is written (``StateFile/write(profile:seed:partition:events:count:device:to:)``):
+    /// the snapshot of a million devices is never held whole, by name or as bytes.
+    func writeSnapshot(
         of configuration: SimulationConfiguration, devices: [DeviceState], sequences: [(device: Int32, seq: UInt64)],
-        events: StateSnapshot.EventsFile?, carrying restored: [StateSnapshot.Device] = []
-    ) -> StateSnapshot {
-        var seq: [Int32: UInt64] = [:]
-        for (device, last) in sequences { seq[device] = last }
-        var saved = devices.map { named($0, seq: seq[$0.device] ?? 0) }
-        if !restored.isEmpty {
-            let seen = Set(saved.map { ExactName($0.name) })
-            saved += restored.filter { !seen.contains(ExactName($0.name)) }
+        events: StateSnapshot.EventsFile?, carrying restored: [StateSnapshot.Device] = [], to path: String
+    ) throws {
+        let seq = Dictionary(sequences.lazy.map { ($0.device, $0.seq) }, uniquingKeysWith: { _, last in last })
+        let carried: [StateSnapshot.Device]
+        if restored.isEmpty {
+            carried = []
+        } else {
+            let seen = Set(devices.lazy.map { ExactName(deviceNames.name(of: $0.device)) })
+            carried = restored.filter { !seen.contains(ExactName($0.name)) }
         }
-        return StateSnapshot(
+        try StateFile.write(
             profile: configuration.profile, seed: configuration.seed, partition: configuration.partition,
-            devices: saved, events: events)
+            events: events, count: devices.count + carried.count,
+            device: { [self] index in
+                index < devices.count
+                    ? named(devices[index], seq: seq[devices[index].device] ?? 0) : carried[index - devices.count]
+            }, to: path)
     }
 
     /// A device's last event `seq` in the snapshot, by this run's index.
