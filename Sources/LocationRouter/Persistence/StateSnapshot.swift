@@ -144,6 +144,8 @@ public struct StateSnapshot: Sendable, Equatable {
         let decoded = ParallelFill.array(count: deviceLines.count, smallestPart: 1_024) {
             index -> Result<Device, InputError> in
             let (text, number) = deviceLines[deviceLines.startIndex + index]
+            // A line as this version writes it is read straight from its bytes; any other the general way.
+            if let device = text.withUnsafeBufferPointer(plainDevice) { return .success(device) }
             do throws(InputError) {
                 // Parsed where it lies, not copied into an array of its own first.
                 return .success(try device(try text.withUnsafeBufferPointer { line throws(InputError) in
@@ -234,7 +236,8 @@ public struct StateSnapshot: Sendable, Equatable {
         }
     }
 
-    private static func device(_ value: JSONValue) throws(InputError) -> Device {
+    /// A device line read the general way: parsed into a JSON tree, then read key by key.
+    static func device(_ value: JSONValue) throws(InputError) -> Device {
         var reader = try JSONObjectReader(value, path: "")
         let name = try reader.requiredValue("device").string(path: "device")
         let time = try reader.requiredValue("time").integer(path: "time")
