@@ -12,25 +12,10 @@ extension StateSnapshot {
         var cursor = JSONCursor(line)
         guard cursor.consume(#"{"device":"#), let name = cursor.string(),
             cursor.consume(#","time":"#), let time = cursor.integer(), cursor.consume(","),
-            let position = cursor.position(), cursor.consume(#","regions":["#)
+            let position = cursor.position(), cursor.consume(#","regions":["#),
+            let regions = cursor.elements({ $0.region() }), cursor.consume(#","failed":["#),
+            let failed = cursor.elements({ $0.string() })
         else { return nil }
-        var regions: [Device.Region] = []
-        if !cursor.consume("]") {
-            repeat {
-                guard let region = cursor.region() else { return nil }
-                regions.append(region)
-            } while cursor.consume(",")
-            guard cursor.consume("]") else { return nil }
-        }
-        guard cursor.consume(#","failed":["#) else { return nil }
-        var failed: [String] = []
-        if !cursor.consume("]") {
-            repeat {
-                guard let region = cursor.string() else { return nil }
-                failed.append(region)
-            } while cursor.consume(",")
-            guard cursor.consume("]") else { return nil }
-        }
         var deliveredUntil: Int64?
         if cursor.consume(#","deliveredUntil":"#) {
             guard let time = cursor.integer() else { return nil }
@@ -57,6 +42,18 @@ extension StateSnapshot {
 }
 
 extension JSONCursor {
+    /// The elements of an array, each read by `element`, and its closing bracket (the opening one read by the
+    /// caller).
+    fileprivate mutating func elements<Element>(_ element: (inout JSONCursor) -> Element?) -> [Element]? {
+        var elements: [Element] = []
+        if consume("]") { return elements }
+        repeat {
+            guard let next = element(&self) else { return nil }
+            elements.append(next)
+        } while consume(",")
+        return consume("]") ? elements : nil
+    }
+
     /// `"lat":…,"lon":…` of a valid position.
     fileprivate mutating func position() -> (latitude: Double, longitude: Double)? {
         guard consume(#""lat":"#), let latitude = number(), consume(#","lon":"#),
