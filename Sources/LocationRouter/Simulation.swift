@@ -77,8 +77,7 @@ public struct Simulation: Sendable {
             try Self.check(
                 snapshot, profile: configuration.profile, seed: configuration.seed, partition: configuration.partition,
                 path: statePath ?? "state")
-            (restored, restoredCoverage) = translation.lookups(snapshot)
-            restoredSequence = translation.sequenceLookup(snapshot)
+            (restored, restoredCoverage, restoredSequence) = translation.lookups(snapshot)
         }
         let snapshotsDuringRun = statePath != nil && snapshotInterval > 0
 

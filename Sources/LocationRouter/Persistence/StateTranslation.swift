@@ -96,16 +96,12 @@ struct StateTranslation: Sendable {
             }, to: path)
     }
 
-    /// A device's last event `seq` in the snapshot, by this run's index.
-    func sequenceLookup(_ snapshot: StateSnapshot) -> @Sendable (Int32) -> UInt64? {
-        let byName = Dictionary(snapshot.devices.map { (ExactName($0.name), $0.seq) }, uniquingKeysWith: { _, last in last })
-        return { [deviceNames] device in byName[ExactName(deviceNames.name(of: device))] }
-    }
-
-    /// Lookups of device index → its saved state, with this run's indices: for the monitors (`state`) and for the
-    /// coverage tracker (`coverage`: the device's side of the unlimited evaluation), sharing one index of the names.
+    /// Lookups of device index → its saved state, with this run's indices: for the monitors (`state`), for the
+    /// coverage tracker (`coverage`: the device's side of the unlimited evaluation) and for the event encoder
+    /// (`sequence`: the device's last event `seq`), sharing one index of the names.
     func lookups(_ snapshot: StateSnapshot) -> (
-        state: MonitorState.StateLookup, coverage: @Sendable (Int32) -> CoverageState?
+        state: MonitorState.StateLookup, coverage: @Sendable (Int32) -> CoverageState?,
+        sequence: @Sendable (Int32) -> UInt64?
     ) {
         let byName = Dictionary(snapshot.devices.map { (ExactName($0.name), $0) }, uniquingKeysWith: { _, last in last })
         let regionIndex = makeRegionIndex()
@@ -134,6 +130,9 @@ struct StateTranslation: Sendable {
                     }
                 })
         }
-        return (state, coverage)
+        let sequence: @Sendable (Int32) -> UInt64? = { [deviceNames] device in
+            byName[ExactName(deviceNames.name(of: device))]?.seq
+        }
+        return (state, coverage, sequence)
     }
 }
