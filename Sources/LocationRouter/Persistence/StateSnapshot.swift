@@ -129,7 +129,7 @@ public struct StateSnapshot: Sendable, Equatable {
         guard let first = lines.first else { throw InputError("empty snapshot: no header line") }
         let headerValue: JSONValue
         do {
-            headerValue = try JSONParser.parse(Array(first.text))
+            headerValue = try parse(first.text)
         } catch {
             // A first line that is not JSON: another kind of file (a CSV, a config spread over lines).
             throw InputError(
@@ -147,10 +147,7 @@ public struct StateSnapshot: Sendable, Equatable {
             // A line as this version writes it is read straight from its bytes; any other the general way.
             if let device = text.withUnsafeBufferPointer(plainDevice) { return .success(device) }
             do throws(InputError) {
-                // Parsed where it lies, not copied into an array of its own first.
-                return .success(try device(try text.withUnsafeBufferPointer { line throws(InputError) in
-                    try JSONParser.parse(line)
-                }))
+                return .success(try device(try parse(text)))
             } catch {
                 // Each line was parsed on its own: its values know only their column, not the file's line.
                 var located = error
@@ -166,7 +163,7 @@ public struct StateSnapshot: Sendable, Equatable {
         }
         let lastValue: JSONValue
         do {
-            lastValue = try JSONParser.parse(Array(last.text))
+            lastValue = try parse(last.text)
         } catch {
             var located = error
             located.line = last.number
@@ -188,9 +185,13 @@ public struct StateSnapshot: Sendable, Equatable {
             events: header.events)
     }
 
+    /// A line's JSON, parsed where it lies in the file's bytes (not copied into an array of its own first).
+    private static func parse(_ line: ArraySlice<UInt8>) throws(InputError) -> JSONValue {
+        try line.withUnsafeBufferPointer { bytes throws(InputError) in try JSONParser.parse(bytes) }
+    }
+
     /// A snapshot's first line.
     private struct Header {
-        var line: Int
         var profile: String
         var seed: UInt64?
         var partition: Partition?
@@ -198,7 +199,6 @@ public struct StateSnapshot: Sendable, Equatable {
         var events: EventsFile?
 
         init(_ value: JSONValue, line: Int) throws(InputError) {
-            self.line = line
             var reader = try JSONObjectReader(value, path: "")
             guard try reader.string("format") == StateSnapshot.format else {
                 throw InputError(
