@@ -103,11 +103,34 @@ public actor RegionMonitor {
 
     /// The state of this shard's devices, to continue in a later run.
     public func exportState() -> [DeviceState] {
-        var devices = state.exportState()
-        if let coverage {
-            for i in devices.indices { devices[i].coverage = coverage.state(of: devices[i].device) }
+        let states = finalStates()
+        return (0..<states.count).map(states.state(at:))
+    }
+
+    /// This shard's devices, each state made when it is asked for, from the monitor's state as it is now (a copy
+    /// that shares its tables until the monitor changes them: asked for when the run is over, it copies nothing).
+    func finalStates() -> FinalStates {
+        FinalStates(state: state, coverage: coverage, rows: state.seenRows)
+    }
+
+    /// The state of a shard's devices when the run was over, exported one device at a time.
+    struct FinalStates: Sendable {
+        let state: MonitorState
+        let coverage: CoverageTracker?
+        /// The rows of the devices the shard has seen.
+        let rows: [Int32]
+
+        var count: Int { rows.count }
+
+        func device(at index: Int) -> Int32 {
+            state.device(ofRow: Int(rows[index]))
         }
-        return devices
+
+        func state(at index: Int) -> DeviceState {
+            var device = state.exportState(row: Int(rows[index]))
+            device.coverage = coverage?.state(of: device.device)
+            return device
+        }
     }
 
     /// Sends `events` on (waiting while the dispatcher's channel is full) and empties it; returns how many were sent.

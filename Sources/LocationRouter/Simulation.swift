@@ -138,8 +138,8 @@ public struct Simulation: Sendable {
         }
         // Snapshots are written (and `fsync`ed) on a thread of their own, not on the cooperative pool.
         let snapshotWriter = statePath.map { _ in WriterThread(name: "location-router snapshot writer") }
-        let save: @Sendable ([DeviceState], [(device: Int32, seq: UInt64)], Int64?) async throws -> Void = {
-            [statePath, eventsPath, configuration, restoredDevices = snapshot?.devices ?? []] devices, sequences, bytes in
+        let save: @Sendable (DeviceStates, [(device: Int32, seq: UInt64)], Int64?) async throws -> Void = {
+            [statePath, eventsPath, configuration, restoredDevices = snapshot?.saved ?? .decoded([])] devices, sequences, bytes in
             guard let statePath, let snapshotWriter else { return }
             let events = eventsPath.flatMap { path in bytes.map { StateSnapshot.EventsFile(path: path, bytes: $0) } }
             // Named and encoded device by device on the writer's thread, as the file is written.
@@ -157,7 +157,7 @@ public struct Simulation: Sendable {
             encoder: EventEncoder(
                 deviceNames: wiring.deviceNames, regionNames: wiring.regionNames, restoredSequence: restoredSequence),
             flushThreshold: configuration.eventBufferBytes, keepsEvents: keepingEvents, shardCount: shardCount, cut: cut,
-            saveSnapshot: { try await save($0.devices, $0.sequences, $0.eventsBytes) }, snapshotFailed: onSnapshotFailure,
+            saveSnapshot: { try await save(DeviceStates($0.devices), $0.sequences, $0.eventsBytes) }, snapshotFailed: onSnapshotFailure,
             recorder: RunRecorder(started: started, seed: configuration.seed, sampledDevices: 0),
             regionFireSlots: configuration.recordsPage ? wiring.regionFireSlots : 0)
         var waits = RunRecorder(started: started, seed: 0, sampledDevices: 0)
@@ -216,10 +216,15 @@ public struct Simulation: Sendable {
 
         // After a sink failure the states are ahead of the events file: the last snapshot that agrees stays.
         if statePath != nil && dispatchSummary.sinkFailure == nil {
-            // With periodic snapshots the shards already sent their final states; otherwise they are asked now.
-            var devices = dispatchSummary.finalStates ?? []
-            if dispatchSummary.finalStates == nil {
-                for monitor in monitors { devices += await monitor.exportState() }
+            // With periodic snapshots the shards already sent their final states; otherwise each device's is read
+            // from its shard's monitor as it is written.
+            let devices: DeviceStates
+            if let sent = dispatchSummary.finalStates {
+                devices = DeviceStates(sent)
+            } else {
+                var shards: [RegionMonitor.FinalStates] = []
+                for monitor in monitors { shards.append(await monitor.finalStates()) }
+                devices = DeviceStates(shards: shards)
             }
             try await save(devices, dispatchSummary.sequences, dispatchSummary.eventsBytes)
         }

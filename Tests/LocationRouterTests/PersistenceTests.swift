@@ -40,6 +40,29 @@ import GeofenceFormats
         #expect(try StateSnapshot.decode(run.encoded()) == run)
     }
 
+    @Test func aSnapshotReadBackKeepsItsLinesAndDecodesEachDeviceWhenAsked() throws {
+        // Written by this version (read straight from their bytes) and laid out otherwise (read the general way):
+        // the same devices, names and seqs, one at a time or all at once.
+        var snapshot = Self.snapshot
+        snapshot.devices[1].seq = 12
+        let spaced = String(decoding: snapshot.encoded(), as: UTF8.self).replacingOccurrences(of: "\":", with: "\": ")
+        for bytes in [snapshot.encoded(), Array(spaced.utf8)] {
+            let read = try StateSnapshot.decode(bytes)
+            guard case .lines(let lines) = read.saved else {
+                Issue.record("a snapshot read back should keep its lines, not decoded devices")
+                continue
+            }
+            #expect(lines.ranges.count == snapshot.devices.count)
+            for (index, device) in snapshot.devices.enumerated() {
+                #expect(read.saved[index] == device)
+                #expect(read.saved.name(at: index) == device.name)
+                #expect(read.saved.sequence(at: index) == device.seq)
+            }
+            #expect(read.devices == snapshot.devices)
+            #expect(read == snapshot)
+        }
+    }
+
     @Test(arguments: [
         ("", "empty snapshot"),
         ("{\"format\":\"something-else\",\"version\":1}\n{\"end\":true,\"devices\":0}\n", "not a LocationRouter state snapshot"),

@@ -3,27 +3,38 @@
 extension MonitorState {
     /// The state of every device seen so far, to continue in a later run (see ``DeviceState``).
     public func exportState() -> [DeviceState] {
-        var states: [DeviceState] = []
-        for row in rows.indices where rows[row].time != Self.none {
-            let start = Int(rows[row].slotStart)
-            let device = Int32(row) * stride + residue
-            let regions = (start..<start + Int(rows[row].slotCount)).map { slot in
-                let pendingSince = slots.hasTimers ? slots.pendingSince[slot] : Self.none
-                let dwellDue = slots.hasTimers ? slots.dwellDue[slot] : Self.none
-                return DeviceState.Region(
-                    region: slots.regionID[slot], inside: slots.packed[slot].flags & Self.inside != 0,
-                    pendingSince: pendingSince == Self.none ? nil : pendingSince,
-                    dwellDue: dwellDue == Self.none ? nil : dwellDue,
-                    appInside: slots.enclosedPolygon[slot] == nil ? nil : slots.packed[slot].flags & Self.appInside != 0)
-            }
-            let delivered = row < deliveredUntil.count && deliveredUntil[row] != Self.none ? deliveredUntil[row] : nil
-            states.append(
-                DeviceState(
-                    device: device, time: rows[row].time, latitude: rows[row].latitude, longitude: rows[row].longitude,
-                    regions: regions, failed: failedRegions[device] ?? [], deliveredUntil: delivered,
-                    chosen: lastChoice(row: row)))
+        seenRows.map { exportState(row: Int($0)) }
+    }
+
+    /// The rows of the devices seen so far, in order: ``exportState(row:)`` exports each (``exportState()`` all of
+    /// them at once).
+    public var seenRows: [Int32] {
+        rows.indices.lazy.filter { rows[$0].time != Self.none }.map(Int32.init)
+    }
+
+    /// The device of a row.
+    public func device(ofRow row: Int) -> Int32 {
+        Int32(row) * stride + residue
+    }
+
+    /// The state of the device of a row seen so far (one of ``seenRows``).
+    public func exportState(row: Int) -> DeviceState {
+        let start = Int(rows[row].slotStart)
+        let device = device(ofRow: row)
+        let regions = (start..<start + Int(rows[row].slotCount)).map { slot in
+            let pendingSince = slots.hasTimers ? slots.pendingSince[slot] : Self.none
+            let dwellDue = slots.hasTimers ? slots.dwellDue[slot] : Self.none
+            return DeviceState.Region(
+                region: slots.regionID[slot], inside: slots.packed[slot].flags & Self.inside != 0,
+                pendingSince: pendingSince == Self.none ? nil : pendingSince,
+                dwellDue: dwellDue == Self.none ? nil : dwellDue,
+                appInside: slots.enclosedPolygon[slot] == nil ? nil : slots.packed[slot].flags & Self.appInside != 0)
         }
-        return states
+        let delivered = row < deliveredUntil.count && deliveredUntil[row] != Self.none ? deliveredUntil[row] : nil
+        return DeviceState(
+            device: device, time: rows[row].time, latitude: rows[row].latitude, longitude: rows[row].longitude,
+            regions: regions, failed: failedRegions[device] ?? [], deliveredUntil: delivered,
+            chosen: lastChoice(row: row))
     }
 
     /// Continues a device from an earlier run at its first sample here: the regions it had take their saved

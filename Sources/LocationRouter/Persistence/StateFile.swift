@@ -8,7 +8,7 @@ public enum StateFile {
     public static func write(_ snapshot: StateSnapshot, to path: String) throws {
         try write(
             profile: snapshot.profile, seed: snapshot.seed, partition: snapshot.partition, events: snapshot.events,
-            count: snapshot.devices.count, device: { [devices = snapshot.devices] in devices[$0] }, to: path)
+            count: snapshot.saved.count, device: { [saved = snapshot.saved] in saved[$0] }, to: path)
     }
 
     /// Writes the snapshot of `count` devices, `device(k)` the k-th (the other fields are ``StateSnapshot``'s), to

@@ -8,8 +8,8 @@ extension StateSnapshot {
     public func encoded() -> [UInt8] {
         var bytes: [UInt8] = []
         Self.encode(
-            profile: profile, seed: seed, partition: partition, events: events, count: devices.count,
-            device: { [devices] in devices[$0] }
+            profile: profile, seed: seed, partition: partition, events: events, count: saved.count,
+            device: { [saved] in saved[$0] }
         ) { bytes.append(contentsOf: $0) }
         return bytes
     }

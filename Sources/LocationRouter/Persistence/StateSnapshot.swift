@@ -102,7 +102,13 @@ public struct StateSnapshot: Sendable, Equatable {
     /// The seed and partition of the run that wrote it (`nil`: a snapshot of an earlier version, which kept neither).
     public var seed: UInt64?
     public var partition: Partition?
-    public var devices: [Device]
+    /// Every device, decoded (a snapshot read from a file decodes them as they are asked for: see
+    /// ``SavedDevices``).
+    public var devices: [Device] {
+        get { saved.all }
+        set { saved = .decoded(newValue) }
+    }
+    var saved: SavedDevices
     public var events: EventsFile?
 
     public init(
@@ -111,8 +117,21 @@ public struct StateSnapshot: Sendable, Equatable {
         self.profile = profile
         self.seed = seed
         self.partition = partition
-        self.devices = devices
+        saved = .decoded(devices)
         self.events = events
+    }
+
+    init(profile: String, seed: UInt64?, partition: Partition?, saved: SavedDevices, events: EventsFile?) {
+        self.profile = profile
+        self.seed = seed
+        self.partition = partition
+        self.saved = saved
+        self.events = events
+    }
+
+    public static func == (left: StateSnapshot, right: StateSnapshot) -> Bool {
+        left.profile == right.profile && left.seed == right.seed && left.partition == right.partition
+            && left.events == right.events && left.saved.count == right.saved.count && left.devices == right.devices
     }
 
     /// Reads a snapshot. - Throws: ``InputError`` naming the line and field of anything corrupt, truncated or
@@ -137,17 +156,15 @@ public struct StateSnapshot: Sendable, Equatable {
                     + "{\"format\":\"\(format)\",…}): \(error.message)", line: first.number)
         }
         let header = try Header(headerValue, line: first.number)
-        // The device lines on every core, each parsed and read on its own (only a few lines' JSON is held at a
-        // time: holding every line's made restoring 100,000 devices need a gigabyte); the first error in the
-        // file's order is the one reported.
+        // The device lines on every core, each decoded on its own and let go (only a few lines' devices are held at
+        // a time: ``SavedDevices``); the first error in the file's order is the one reported.
         let deviceLines = lines.dropFirst().dropLast()
-        let decoded = ParallelFill.array(count: deviceLines.count, smallestPart: 1_024) {
-            index -> Result<Device, InputError> in
+        let checked = ParallelFill.array(count: deviceLines.count, smallestPart: 1_024) {
+            index -> Result<(name: String, seq: UInt64), InputError> in
             let (text, number) = deviceLines[deviceLines.startIndex + index]
-            // A line as this version writes it is read straight from its bytes; any other the general way.
-            if let device = text.withUnsafeBufferPointer(plainDevice) { return .success(device) }
             do throws(InputError) {
-                return .success(try device(try parse(text)))
+                let decoded = try text.withUnsafeBufferPointer { line throws(InputError) in try device(line: line) }
+                return .success((decoded.name, decoded.seq))
             } catch {
                 // Each line was parsed on its own: its values know only their column, not the file's line.
                 var located = error
@@ -155,9 +172,18 @@ public struct StateSnapshot: Sendable, Equatable {
                 return .failure(located)
             }
         }
-        var devices: [Device] = []
-        devices.reserveCapacity(decoded.count)
-        for result in decoded { devices.append(try result.get()) }
+        var names: [String] = [], sequences: [UInt64] = []
+        names.reserveCapacity(checked.count)
+        sequences.reserveCapacity(checked.count)
+        for result in checked {
+            let (name, seq) = try result.get()
+            names.append(name)
+            sequences.append(seq)
+        }
+        // Every line but the last is a slice of `bytes` (only an unterminated last line is copied).
+        let devices = DeviceLines(
+            bytes: bytes, ranges: deviceLines.map { $0.text.startIndex..<$0.text.endIndex }, names: names,
+            sequences: sequences)
         guard lines.count >= 2, let last = lines.last else {
             throw InputError("truncated snapshot: the end line is missing", line: first.number + 1)
         }
@@ -175,13 +201,13 @@ public struct StateSnapshot: Sendable, Equatable {
         var end = try JSONObjectReader(lastValue, path: "")
         _ = try end.bool("end")
         let counted = try end.integer("devices")
-        guard counted == devices.count, header.devices == nil || header.devices == devices.count else {
+        guard counted == names.count, header.devices == nil || header.devices == names.count else {
             throw InputError(
-                "truncated or corrupt snapshot: \(devices.count) device lines, but it says \(counted ?? header.devices ?? -1)",
+                "truncated or corrupt snapshot: \(names.count) device lines, but it says \(counted ?? header.devices ?? -1)",
                 line: last.number, field: "devices")
         }
         return StateSnapshot(
-            profile: header.profile, seed: header.seed, partition: header.partition, devices: devices,
+            profile: header.profile, seed: header.seed, partition: header.partition, saved: .lines(devices),
             events: header.events)
     }
 

@@ -76,23 +76,26 @@ struct StateTranslation: Sendable {
     /// next run. Each device is named as it is written (``StateFile/write(profile:seed:partition:events:count:device:to:)``):
     /// the snapshot of a million devices is never held whole, by name or as bytes.
     func writeSnapshot(
-        of configuration: SimulationConfiguration, devices: [DeviceState], sequences: [(device: Int32, seq: UInt64)],
-        events: StateSnapshot.EventsFile?, carrying restored: [StateSnapshot.Device] = [], to path: String
+        of configuration: SimulationConfiguration, devices: DeviceStates, sequences: [(device: Int32, seq: UInt64)],
+        events: StateSnapshot.EventsFile?, carrying restored: StateSnapshot.SavedDevices = .decoded([]),
+        to path: String
     ) throws {
         let seq = Dictionary(sequences.lazy.map { ($0.device, $0.seq) }, uniquingKeysWith: { _, last in last })
-        let carried: [StateSnapshot.Device]
-        if restored.isEmpty {
+        // The restored devices not seen, by position: each is decoded again only as it is written.
+        let carried: [Int]
+        if restored.count == 0 {
             carried = []
         } else {
-            let seen = Set(devices.lazy.map { ExactName(deviceNames.name(of: $0.device)) })
-            carried = restored.filter { !seen.contains(ExactName($0.name)) }
+            let seen = Set((0..<devices.count).lazy.map { ExactName(deviceNames.name(of: devices.device($0))) })
+            carried = (0..<restored.count).filter { !seen.contains(ExactName(restored.name(at: $0))) }
         }
         try StateFile.write(
             profile: configuration.profile, seed: configuration.seed, partition: configuration.partition,
             events: events, count: devices.count + carried.count,
             device: { [self] index in
                 index < devices.count
-                    ? named(devices[index], seq: seq[devices[index].device] ?? 0) : carried[index - devices.count]
+                    ? named(devices.state(index), seq: seq[devices.device(index)] ?? 0)
+                    : restored[carried[index - devices.count]]
             }, to: path)
     }
 
@@ -103,10 +106,15 @@ struct StateTranslation: Sendable {
         state: MonitorState.StateLookup, coverage: @Sendable (Int32) -> CoverageState?,
         sequence: @Sendable (Int32) -> UInt64?
     ) {
-        let byName = Dictionary(snapshot.devices.map { (ExactName($0.name), $0) }, uniquingKeysWith: { _, last in last })
+        // Each device's position among the saved ones, by name (the last of a name, as a dictionary of the devices
+        // kept it); a device is decoded when it is looked up.
+        let devices = snapshot.saved
+        let byName = Dictionary(
+            (0..<devices.count).lazy.map { (ExactName(devices.name(at: $0)), $0) }, uniquingKeysWith: { _, last in last })
         let regionIndex = makeRegionIndex()
         let state: MonitorState.StateLookup = { [self] device in
-            guard let saved = byName[ExactName(deviceNames.name(of: device))] else { return nil }
+            guard let index = byName[ExactName(deviceNames.name(of: device))] else { return nil }
+            let saved = devices[index]
             return DeviceState(
                 device: device, time: saved.time, latitude: saved.latitude, longitude: saved.longitude,
                 regions: saved.regions.compactMap { region in
@@ -120,7 +128,8 @@ struct StateTranslation: Sendable {
                 chosen: saved.chosen)
         }
         let coverage: @Sendable (Int32) -> CoverageState? = { [self] device in
-            guard let saved = byName[ExactName(deviceNames.name(of: device))]?.coverage else { return nil }
+            guard let index = byName[ExactName(deviceNames.name(of: device))], let saved = devices[index].coverage
+            else { return nil }
             // Regions no longer in the catalog are forgotten.
             return CoverageState(
                 inside: saved.inside.compactMap { self.region(named: $0, in: regionIndex) },
@@ -131,7 +140,7 @@ struct StateTranslation: Sendable {
                 })
         }
         let sequence: @Sendable (Int32) -> UInt64? = { [deviceNames] device in
-            byName[ExactName(deviceNames.name(of: device))]?.seq
+            byName[ExactName(deviceNames.name(of: device))].map(devices.sequence(at:))
         }
         return (state, coverage, sequence)
     }
