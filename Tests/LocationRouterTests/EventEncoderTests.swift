@@ -49,6 +49,22 @@ import Testing
         }
     }
 
+    @Test(arguments: [
+        ("device-1234567/r19", #""device-1234567/r19""#),
+        ("", #""""#),
+        ("café 台北", #""café 台北""#),
+        ("a\"b\\c", #""a\"b\\c""#),
+        ("tab\there\nline\rend", #""tab\there\nline\rend""#),
+        ("\u{01}\u{1F} \u{7F}", #""\u0001\u001f \#u{7F}""#),
+        (String(repeating: "long name ", count: 20) + "\"", "\"" + String(repeating: "long name ", count: 20) + #"\"""#),
+    ])
+    func namesAreQuotedAsJSONStringsWithWhatMustBeEscapedEscaped(name: String, literal: String) {
+        #expect(String(decoding: EventEncoder.quoted(name), as: UTF8.self) == literal)
+        var bytes = Array("[".utf8)
+        EventEncoder.appendQuoted(name, to: &bytes)
+        #expect(bytes == Array("[".utf8) + Array(literal.utf8))
+    }
+
     @Test func listedNamesAreEscapedAndFailedAndStateEventsCarryTheirFields() {
         let registry = DeviceRegistry()
         _ = registry.append("bus \"17\"")

@@ -300,7 +300,21 @@ public struct EventEncoder: Sendable {
     /// Appends the JSON string literal of `text`, quotes included.
     static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
+        var text = text
+        text.withUTF8 { utf8 in
+            // Most names need no escape: copied at once (a snapshot of a million devices quotes 21 million).
+            if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                bytes.append(contentsOf: utf8)
+            } else {
+                appendEscaped(utf8, to: &bytes)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `utf8` with the characters JSON strings escape escaped.
+    private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        for byte in utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
             case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
@@ -315,6 +329,5 @@ public struct EventEncoder: Sendable {
             default: bytes.append(byte)
             }
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 }
