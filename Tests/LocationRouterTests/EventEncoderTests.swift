@@ -19,6 +19,22 @@ import Testing
         #expect(RegionNames.generated(perDevice: 20).name(of: region) == regionName)
     }
 
+    @Test func numberedNamesAreTheTextOfAnInterpolation() {
+        var rng = SplitMix64(seed: 3)
+        let edges: [Int32] = [0, 1, 9, 10, 19, 20, 99, 100, 999_999, 1_000_000, Int32.max - 1, Int32.max, -1, -20, Int32.min]
+        let drawn = (0..<2_000).map { _ in Int32(truncatingIfNeeded: rng.next()) >> Int32(rng.next() % 31) }
+        for index in edges + drawn {
+            #expect(DeviceNames.generated.name(of: index) == "device-\(index)")
+            #expect(RegionNames.catalog.name(of: index) == "catalog-\(index)")
+            for perDevice in [1, 7, 20, 100] {
+                #expect(
+                    RegionNames.generated(perDevice: perDevice).name(of: index)
+                        == "device-\(Int(index) / perDevice)/r\(Int(index) % perDevice)")
+            }
+        }
+        #expect(NumberedName.make("x", Int.min, "y", Int.max) == "x\(Int.min)y\(Int.max)")
+    }
+
     /// A generated region's owner: the event's device (its digits written again), another device (written from its
     /// number), or one past eight digits (written digit by digit).
     @Test(arguments: [

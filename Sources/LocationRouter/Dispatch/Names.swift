@@ -33,7 +33,7 @@ public enum DeviceNames: Sendable {
 
     public func name(of index: Int32) -> String {
         switch self {
-        case .generated: "device-\(index)"
+        case .generated: NumberedName.make("device-", Int(index))
         case .registry(let registry): registry.name(of: index)
         }
     }
@@ -51,11 +51,53 @@ public enum RegionNames: Sendable {
     public func name(of index: Int32) -> String {
         switch self {
         case .generated(let perDevice):
-            "device-\(Int(index) / perDevice)/r\(Int(index) % perDevice)"
+            NumberedName.make("device-", Int(index) / perDevice, "/r", Int(index) % perDevice)
         case .listed(let names):
             names[Int(index)]
         case .catalog:
-            "catalog-\(index)"
+            NumberedName.make("catalog-", Int(index))
+        }
+    }
+}
+
+/// Names made of fixed text and whole numbers (`device-42`, `device-42/r7`, `catalog-9`), written straight into one
+/// string: the same text as an interpolation, which appended its pieces one at a time — naming the twenty million
+/// regions of a million devices' snapshot took a fifth of writing it.
+enum NumberedName {
+    /// `prefix`, `first`'s decimal digits, then `infix` and `second`'s when `infix` is given.
+    static func make(_ prefix: StaticString, _ first: Int, _ infix: StaticString? = nil, _ second: Int = 0) -> String {
+        // Each number takes at most 20 bytes (a sign and 19 digits).
+        let capacity = prefix.utf8CodeUnitCount + 20 + (infix.map { $0.utf8CodeUnitCount + 20 } ?? 0)
+        return String(unsafeUninitializedCapacity: capacity) { buffer in
+            var end = 0
+            func append(_ text: StaticString) {
+                for i in 0..<text.utf8CodeUnitCount {
+                    buffer[end] = text.utf8Start[i]
+                    end += 1
+                }
+            }
+            func append(_ number: Int) {
+                if number < 0 {
+                    buffer[end] = UInt8(ascii: "-")
+                    end += 1
+                }
+                var magnitude = number.magnitude
+                // The digits, last first, then turned around in place.
+                let start = end
+                repeat {
+                    buffer[end] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                    end += 1
+                    magnitude /= 10
+                } while magnitude > 0
+                buffer[start..<end].reverse()
+            }
+            append(prefix)
+            append(first)
+            if let infix {
+                append(infix)
+                append(second)
+            }
+            return end
         }
     }
 }
