@@ -139,7 +139,8 @@ public struct Simulation: Sendable {
         // Snapshots are written (and `fsync`ed) on a thread of their own, not on the cooperative pool.
         let snapshotWriter = statePath.map { _ in WriterThread(name: "location-router snapshot writer") }
         let save: @Sendable (DeviceStates, [(device: Int32, seq: UInt64)], Int64?) async throws -> Void = {
-            [statePath, eventsPath, configuration, restoredDevices = snapshot?.saved ?? .decoded([])] devices, sequences, bytes in
+            [statePath, eventsPath, configuration, restoredDevices = snapshot?.saved ?? .decoded([])]
+            devices, sequences, bytes in
             guard let statePath, let snapshotWriter else { return }
             let events = eventsPath.flatMap { path in bytes.map { StateSnapshot.EventsFile(path: path, bytes: $0) } }
             // Named and encoded device by device on the writer's thread, as the file is written.
@@ -157,7 +158,8 @@ public struct Simulation: Sendable {
             encoder: EventEncoder(
                 deviceNames: wiring.deviceNames, regionNames: wiring.regionNames, restoredSequence: restoredSequence),
             flushThreshold: configuration.eventBufferBytes, keepsEvents: keepingEvents, shardCount: shardCount, cut: cut,
-            saveSnapshot: { try await save(DeviceStates($0.devices), $0.sequences, $0.eventsBytes) }, snapshotFailed: onSnapshotFailure,
+            saveSnapshot: { try await save(DeviceStates($0.devices), $0.sequences, $0.eventsBytes) },
+            snapshotFailed: onSnapshotFailure,
             recorder: RunRecorder(started: started, seed: configuration.seed, sampledDevices: 0),
             regionFireSlots: configuration.recordsPage ? wiring.regionFireSlots : 0)
         var waits = RunRecorder(started: started, seed: 0, sampledDevices: 0)

@@ -1,9 +1,9 @@
 import GeofenceFormats
 import GeofenceKit
 
-/// Where a snapshot keeps its devices: as built (``StateSnapshot/Device`` values), or — a snapshot read from a file —
-/// as the file's device lines, every one checked when the file was read and decoded again, alone, when it is asked
-/// for.
+/// Where a snapshot keeps its devices: as built (``StateSnapshot/Device`` values), or — a snapshot read from a
+/// file — as the file's device lines, every one checked when the file was read and decoded again, alone, when it is
+/// asked for.
 ///
 /// A run continuing from a snapshot asks for each device once, as it registers, and for the rest (the devices it did
 /// not see) once more as it writes them back. Decoded whole, a million devices' lines (949 MB) became 2.6 GB of named

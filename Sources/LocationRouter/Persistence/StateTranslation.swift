@@ -110,7 +110,8 @@ struct StateTranslation: Sendable {
         // kept it); a device is decoded when it is looked up.
         let devices = snapshot.saved
         let byName = Dictionary(
-            (0..<devices.count).lazy.map { (ExactName(devices.name(at: $0)), $0) }, uniquingKeysWith: { _, last in last })
+            (0..<devices.count).lazy.map { (ExactName(devices.name(at: $0)), $0) },
+            uniquingKeysWith: { _, last in last })
         let regionIndex = makeRegionIndex()
         let state: MonitorState.StateLookup = { [self] device in
             guard let index = byName[ExactName(deviceNames.name(of: device))] else { return nil }
