@@ -94,6 +94,8 @@ enum Workloads {
             FilesBenchmarks.csvIntake,
             FilesBenchmarks.ndjsonIntake,
             EncodingBenchmark.encode(devices: devices, regions: regions, seconds: seconds),
+            StateBenchmarks.save(devices: devices, regions: regions),
+            StateBenchmarks.restore(devices: devices, regions: regions),
             PipelineBenchmarks.fullSpeed(
                 devices: devices, regions: regions, seconds: configuration.pipelineSeconds, output: .counted),
             PipelineBenchmarks.fullSpeed(
