@@ -5,13 +5,6 @@ import LocationRouter
 /// continued from such a snapshot (read, checked, each device restored as it registers, the snapshot written again).
 /// Each run works in a folder of its own under the system's temporary directory and removes it.
 enum StateBenchmarks {
-    /// The walk's devices, `seconds + 1` samples each, events counted.
-    static func configuration(devices: Int, regions: Int, seconds: Int) -> SimulationConfiguration {
-        SimulationConfiguration(
-            source: .randomWalk(Workloads.walk(devices: devices, regions: regions, seconds: seconds)),
-            seed: Workloads.seed)
-    }
-
     /// A run of 2 samples per device that writes its snapshot: the snapshot's bytes per second, and devices.
     static func save(devices: Int, regions: Int) -> Benchmark {
         Benchmark(
@@ -65,8 +58,10 @@ enum StateBenchmarks {
     }
 
     private static func run(devices: Int, regions: Int, seconds: Int, state path: String) async throws -> RunReport {
+        // The pipeline benchmarks' walk (`seconds + 1` samples a device, at full speed), events counted.
         var simulation = Simulation(
-            configuration: configuration(devices: devices, regions: regions, seconds: seconds), sink: nil)
+            configuration: PipelineBenchmarks.configuration(devices: devices, regions: regions, seconds: seconds),
+            sink: nil)
         simulation.statePath = path
         let report = try await simulation.run()
         guard report.dropped == 0 else { throw BenchmarkFailure("dropped \(report.dropped) events") }
