@@ -21,13 +21,7 @@ package struct JSONCursor {
 
     /// Consumes `text` (ASCII punctuation and keys, such as `,"time":`) if the next bytes are exactly it.
     package mutating func consume(_ text: StaticString) -> Bool {
-        let count = text.utf8CodeUnitCount
-        guard scanner.bytes.count - scanner.offset >= count, let base = scanner.bytes.baseAddress else { return false }
-        let next = base + scanner.offset
-        let expected = text.utf8Start
-        for i in 0..<count where next[i] != expected[i] { return false }
-        scanner.offset += count
-        return true
+        scanner.consumeVerbatim(text)
     }
 
     /// A string, escapes decoded (`nil`: no valid string is next).
