@@ -1,3 +1,4 @@
+import GeofenceKit
 import Synchronization
 
 /// Device names by dense index, as devices appear in a sample stream.
@@ -81,15 +82,7 @@ enum NumberedName {
                     buffer[end] = UInt8(ascii: "-")
                     end += 1
                 }
-                var magnitude = number.magnitude
-                // The digits, last first, then turned around in place.
-                let start = end
-                repeat {
-                    buffer[end] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                    end += 1
-                    magnitude /= 10
-                } while magnitude > 0
-                buffer[start..<end].reverse()
+                end += DecimalDigits.write(UInt64(number.magnitude), at: buffer.baseAddress! + end)
             }
             append(prefix)
             append(first)

@@ -191,15 +191,9 @@ private struct SnapshotText {
     /// Decimal digits, without a string.
     mutating func integer(_ value: Int64) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = 20
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+            let count = DecimalDigits.write(value.magnitude, at: digits.baseAddress!)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[..<count]))
         }
     }
 }
