@@ -73,11 +73,15 @@ public struct Simulation: Sendable {
         var restoredCoverage: (@Sendable (Int32) -> CoverageState?)?
         var restoredSequence: (@Sendable (Int32) -> UInt64?)?
         let snapshot = try restoredSnapshot ?? statePath.flatMap({ try StateFile.read($0) })
+        let restoredDevices: RestoredDevices
         if let snapshot {
             try Self.check(
                 snapshot, profile: configuration.profile, seed: configuration.seed, partition: configuration.partition,
                 path: statePath ?? "state")
-            (restored, restoredCoverage, restoredSequence) = translation.lookups(snapshot)
+            restoredDevices = RestoredDevices(snapshot.saved)
+            (restored, restoredCoverage, restoredSequence) = translation.lookups(restoredDevices)
+        } else {
+            restoredDevices = .none
         }
         let snapshotsDuringRun = statePath != nil && snapshotInterval > 0
 
@@ -139,7 +143,7 @@ public struct Simulation: Sendable {
         // Snapshots are written (and `fsync`ed) on a thread of their own, not on the cooperative pool.
         let snapshotWriter = statePath.map { _ in WriterThread(name: "location-router snapshot writer") }
         let save: @Sendable (DeviceStates, [(device: Int32, seq: UInt64)], Int64?) async throws -> Void = {
-            [statePath, eventsPath, configuration, restoredDevices = snapshot?.saved ?? .decoded([])]
+            [statePath, eventsPath, configuration, restoredDevices]
             devices, sequences, bytes in
             guard let statePath, let snapshotWriter else { return }
             let events = eventsPath.flatMap { path in bytes.map { StateSnapshot.EventsFile(path: path, bytes: $0) } }

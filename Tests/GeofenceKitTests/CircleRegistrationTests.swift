@@ -51,6 +51,58 @@ import Testing
         }
     }
 
+    /// Events of the same walk stopped halfway, its states saved, and continued by a second monitor that restores
+    /// them (``MonitorState/restoreCircle(_:inside:row:)`` for plain circles, `accept` for the general path); the
+    /// restored states too, saved again at the end.
+    static func continuedEvents(settings: MonitorSettings, fastPath: Bool) -> (events: [GeofenceEvent], states: [DeviceState]) {
+        let (regions, samples) = BoundaryClearanceTests.walk(around: (25.03, 12.5), devices: 30, steps: 120, seed: 28)
+        let circles = regions.map { $0.map { $0.plainCircle! } }
+        func monitor(restoring saved: [DeviceState]?) -> MonitorState {
+            var restored: MonitorState.StateLookup?
+            if let saved {
+                restored = { device in saved.first { $0.device == device } }
+            }
+            return fastPath
+                ? MonitorState(
+                    settings: settings, seed: 5, circles: { $1.append(contentsOf: circles[Int($0)]) }, restored: restored)
+                : MonitorState(
+                    settings: settings, seed: 5, regions: { circles[Int($0)].map { general($0, settings) } },
+                    restored: restored)
+        }
+        var events: [GeofenceEvent] = []
+        var state = monitor(restoring: nil)
+        for (index, sample) in samples.enumerated() {
+            if index == samples.count / 2 { state = monitor(restoring: state.exportState()) }
+            let time = Timestamp(microseconds: Int64(index / 30) * 5_000_000)
+            _ = state.evaluate(
+                device: sample.device, latitude: sample.latitude, longitude: sample.longitude, time: time, into: &events)
+        }
+        state.advance(to: Timestamp(microseconds: Int64(samples.count / 30 + 1_000) * 5_000_000), into: &events)
+        return (events, state.exportState())
+    }
+
+    /// A restored device's plain circles take their saved sides without a test of their own, and timers where the
+    /// state has them: the same events and states as the general path restoring the same regions, under every
+    /// profile (the hysteresis profiles' saved states hold pending transitions, and dwell by default starts timers).
+    @Test(arguments: MonitoringProfile.allCases)
+    func restoredCirclesRegisterAsTheSameRegionsDo(profile: MonitoringProfile) async throws {
+        var settings = profile.settings
+        for dwell in [false, true] {
+            settings.dwellByDefault = dwell
+            let (fast, general) = try await inBackground { [settings] in
+                (
+                    Self.continuedEvents(settings: settings, fastPath: true),
+                    Self.continuedEvents(settings: settings, fastPath: false)
+                )
+            }
+            // Events after the restart (at 300 s), and devices inside some region at the end.
+            #expect(fast.events.filter { $0.time.microseconds >= 300_000_000 }.count > 30)
+            #expect(fast.states.contains { $0.regions.contains(where: \.inside) })
+            #expect(fast.events == general.events, "\(profile), dwell \(dwell)")
+            #expect(fast.states == general.states, "\(profile), dwell \(dwell)")
+        }
+    }
+
     /// A device's circles register as one block where none is refused (``MonitorState/acceptCircles(_:row:sample:)``)
     /// and one by one where some are (past the slot limit, or too large): the same events as the general path either
     /// way, `failed` ones included. The walk's first radius (20 km) is refused under a 10 km limit, and its radii

@@ -21,7 +21,7 @@ import Testing
                failed: ["a", "b\u{1}"], seq: 123_456_789, deliveredUntil: 0,
                chosen: DeviceState.Choice(latitude: 1e-300, longitude: -179.99999999999997, time: 42)),
         Device(name: "", time: 0, latitude: 0, longitude: -0.0, regions: [], failed: ["only"], seq: 1),
-        Device(name: "5", time: 7, latitude: 89.99999999999999, longitude: 5e-324, regions: [], failed: [],
+        Device(name: "5", time: 7, latitude: 89.99999999999999, longitude: .leastNonzeroMagnitude, regions: [], failed: [],
                deliveredUntil: -9_007_199_254_740_992),
     ]
 

@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A short ASCII string as JSON writes it, quotes included (`"type"`), held as the three 8-byte words a scanner
 /// compares it with: readers that expect one of a few known keys or values match it straight from the bytes,
 /// instead of scanning each string (validating it byte by byte) and then comparing its text.
@@ -74,13 +66,28 @@ extension JSONScanner {
 
 extension JSONScanner {
     /// Consumes `text` when the bytes at the scanner are exactly it: a run of punctuation and keys as a program
-    /// writes it without whitespace (`,"properties":{"radius":`), matched in one comparison.
+    /// writes it without whitespace (`,"properties":{"radius":`), compared eight bytes at a time, then byte by byte.
+    /// No call: most texts are a key or two, and a reader tries several that differ from the first word (a state
+    /// snapshot's line asks for a region's optional keys, mostly absent, twenty times), where a call to `memcmp`
+    /// cost more than the comparison.
     @inline(__always)
     mutating func consumeVerbatim(_ text: StaticString) -> Bool {
         let count = text.utf8CodeUnitCount
-        guard bytes.count &- offset >= count, let base = bytes.baseAddress,
-            memcmp(base + offset, text.utf8Start, count) == 0
-        else { return false }
+        guard bytes.count &- offset >= count, let base = bytes.baseAddress else { return false }
+        let next = UnsafeRawPointer(base + offset), expected = UnsafeRawPointer(text.utf8Start)
+        var index = 0
+        while index &+ 8 <= count {
+            guard
+                next.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    == expected.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            else { return false }
+            index &+= 8
+        }
+        while index < count {
+            guard next.load(fromByteOffset: index, as: UInt8.self) == expected.load(fromByteOffset: index, as: UInt8.self)
+            else { return false }
+            index &+= 1
+        }
         offset &+= count
         return true
     }

@@ -38,6 +38,26 @@ extension MonitorState {
     }
 }
 
+extension MonitorState {
+    /// Registers a plain circle of a restored device in the next slot with its saved side and no timer running: the
+    /// slot ``accept(_:device:row:latitude:longitude:time:restoring:into:)`` makes of the circle as a
+    /// ``MonitoredRegion`` restoring such a state (no event, the saved side as the app's too), without compiling its
+    /// geometry or testing a side the saved one replaces. The caller keeps to states with no timer, where the
+    /// profile does not dwell by default.
+    mutating func restoreCircle(_ circle: MonitoredCircle, inside: Bool, row: Int) {
+        let slot = slots.count
+        rows[row].slotCount += 1
+        // The rich path's per-slot timers exist from the first rich slot on, for every slot.
+        if isRich { slots.keepTimers() }
+        slots.store(
+            SlotTable.Slot(
+                geometry: PackedRegion(latitude: circle.latitude, longitude: circle.longitude, radius: circle.radius),
+                radius: circle.radius, region: circle.id,
+                flags: Self.notifyOnEntry | Self.notifyOnExit | (inside ? Self.inside | Self.appInside : 0)),
+            at: slot)
+    }
+}
+
 /// A device's plain circles registered as one block, when nothing can make one of them differ from the others: no
 /// refusal, no saved state, no event at registration and the exact path. The same slots, side and clearance as
 /// ``acceptCircle(_:at:device:sample:time:into:)`` gives each in turn, with each of the slot table's arrays grown

@@ -80,7 +80,7 @@ extension MonitorState {
         time: Timestamp, restoring state: DeviceState?, into events: inout [GeofenceEvent]
     ) -> (disc: Double?, denied: Bool) {
         let latitude = sample.latitude, longitude = sample.longitude
-        let saved = state.map { Dictionary($0.regions.map { ($0.region, $0) }, uniquingKeysWith: { first, _ in first }) }
+        let saved = state.map { SavedRegions($0.regions) }
         let alreadyFailed = Set(state?.failed ?? [])
         let status = settings.authorization.status(ofDevice: device, seed: seed)
         if status == .whenInUse {
@@ -116,6 +116,9 @@ extension MonitorState {
             if denied { return fail(circle.id, .denied, settings.deniedCode) }
             if let reason = refusal(radius: circle.radius) { return refused.append((circle.id, reason)) }
             if let restored = saved?[circle.id] {
+                if restored.pendingSince == nil && restored.dwellDue == nil && !settings.dwellByDefault {
+                    return restoreCircle(circle, inside: restored.inside, row: row)
+                }
                 accept(
                     MonitoredRegion(circle), device: device, row: row, latitude: latitude, longitude: longitude,
                     time: time, restoring: restored, into: &events)
@@ -167,9 +170,10 @@ extension MonitorState {
             polygons.append(polygon)
             isRich = true
         }
-        let actuallyInside = geometry.contains(latitude: latitude, longitude: longitude)
         // A CLMonitor condition assuming a state starts in it; the rules then correct it from this sample.
         let assumed = settings.eventModel == .conditions && saved == nil ? region.assumedInside : nil
+        // A saved side needs no test.
+        let actuallyInside = saved == nil && geometry.contains(latitude: latitude, longitude: longitude)
         let isInside = saved?.inside ?? assumed ?? actuallyInside
         // The app's own view of an enclosed polygon: inside only when the circle is and the polygon contains it.
         let appInside = enclosedPolygon == nil

@@ -32,22 +32,36 @@ struct StateTranslation: Sendable {
     /// The index of generated region `device-D/rK` (`D * perDevice + K`), read from its bytes — restoring a million
     /// devices reads twenty million names — or `nil` for any other text or an index out of range.
     static func generatedRegion(named name: String, perDevice: Int) -> Int32? {
-        var bytes = name.utf8.makeIterator()
-        for expected in "device-".utf8 where bytes.next() != expected { return nil }
-        // Whole numbers of 1 to 10 digits, ended by `stop` (nil: the end of the name).
+        // A native string's bytes are contiguous; only a bridged one is copied first.
+        if let index = name.utf8.withContiguousStorageIfAvailable({ generatedRegion(utf8: $0, perDevice: perDevice) }) {
+            return index
+        }
+        return ContiguousArray(name.utf8).withUnsafeBufferPointer { generatedRegion(utf8: $0, perDevice: perDevice) }
+    }
+
+    /// ``generatedRegion(named:perDevice:)`` of a name's UTF-8 bytes.
+    static func generatedRegion(utf8 bytes: UnsafeBufferPointer<UInt8>, perDevice: Int) -> Int32? {
+        let prefix = "device-".utf8
+        guard bytes.starts(with: prefix) else { return nil }
+        var offset = prefix.count
+        // A whole number of 1 to 10 digits from `offset`, ended by `stop` (consumed) or, for nil, the name's end.
         func number(endedBy stop: UInt8?) -> Int? {
             var value = 0, digits = 0
-            while let byte = bytes.next() {
-                if byte == stop { break }
+            while offset < bytes.count {
+                let byte = bytes[offset]
+                offset += 1
+                if byte == stop { return digits > 0 ? value : nil }
                 guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 10 else { return nil }
                 value = value * 10 + Int(byte - UInt8(ascii: "0"))
                 digits += 1
             }
-            return digits > 0 ? value : nil
+            return stop == nil && digits > 0 ? value : nil
         }
-        guard let device = number(endedBy: UInt8(ascii: "/")), bytes.next() == UInt8(ascii: "r"),
-            let k = number(endedBy: nil), k < perDevice
+        guard let device = number(endedBy: UInt8(ascii: "/")), offset < bytes.count,
+            bytes[offset] == UInt8(ascii: "r")
         else { return nil }
+        offset += 1
+        guard let k = number(endedBy: nil), k < perDevice else { return nil }
         let index = device * perDevice + k
         return index <= Int(Int32.max) ? Int32(index) : nil
     }
@@ -77,41 +91,31 @@ struct StateTranslation: Sendable {
     /// the snapshot of a million devices is never held whole, by name or as bytes.
     func writeSnapshot(
         of configuration: SimulationConfiguration, devices: DeviceStates, sequences: [(device: Int32, seq: UInt64)],
-        events: StateSnapshot.EventsFile?, carrying restored: StateSnapshot.SavedDevices = .decoded([]),
-        to path: String
+        events: StateSnapshot.EventsFile?, carrying restored: RestoredDevices = .none, to path: String
     ) throws {
         let seq = Dictionary(sequences.lazy.map { ($0.device, $0.seq) }, uniquingKeysWith: { _, last in last })
         // The restored devices not seen, by position: each is decoded again only as it is written.
-        let carried: [Int]
-        if restored.count == 0 {
-            carried = []
-        } else {
-            let seen = Set((0..<devices.count).lazy.map { ExactName(deviceNames.name(of: devices.device($0))) })
-            carried = (0..<restored.count).filter { !seen.contains(ExactName(restored.name(at: $0))) }
-        }
+        let carried = restored.unseen(among: devices.count) { deviceNames.name(of: devices.device($0)) }
         try StateFile.write(
             profile: configuration.profile, seed: configuration.seed, partition: configuration.partition,
             events: events, count: devices.count + carried.count,
             device: { [self] index in
                 index < devices.count
                     ? named(devices.state(index), seq: seq[devices.device(index)] ?? 0)
-                    : restored[carried[index - devices.count]]
+                    : restored.saved[carried[index - devices.count]]
             }, to: path)
     }
 
     /// Lookups of device index → its saved state, with this run's indices: for the monitors (`state`), for the
     /// coverage tracker (`coverage`: the device's side of the unlimited evaluation) and for the event encoder
     /// (`sequence`: the device's last event `seq`), sharing one index of the names.
-    func lookups(_ snapshot: StateSnapshot) -> (
+    func lookups(_ restored: RestoredDevices) -> (
         state: MonitorState.StateLookup, coverage: @Sendable (Int32) -> CoverageState?,
         sequence: @Sendable (Int32) -> UInt64?
     ) {
-        // Each device's position among the saved ones, by name (the last of a name, as a dictionary of the devices
-        // kept it); a device is decoded when it is looked up.
-        let devices = snapshot.saved
-        let byName = Dictionary(
-            (0..<devices.count).lazy.map { (ExactName(devices.name(at: $0)), $0) },
-            uniquingKeysWith: { _, last in last })
+        // Each device's position among the saved ones, by name; a device is decoded when it is looked up.
+        let devices = restored.saved
+        let byName = restored.positions
         let regionIndex = makeRegionIndex()
         let state: MonitorState.StateLookup = { [self] device in
             guard let index = byName[ExactName(deviceNames.name(of: device))] else { return nil }
