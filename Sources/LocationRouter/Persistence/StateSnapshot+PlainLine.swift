@@ -66,6 +66,8 @@ extension JSONCursor {
     fileprivate mutating func region() -> StateSnapshot.Device.Region? {
         guard consume(#"{"id":"#), let id = string(), consume(#","inside":"#), let inside = bool() else { return nil }
         var region = StateSnapshot.Device.Region(id: id, inside: inside)
+        // Most regions have none of the keys that may follow.
+        if consume("}") { return region }
         if consume(#","pendingSince":"#) {
             guard let time = integer() else { return nil }
             region.pendingSince = Int64(time)

@@ -41,9 +41,11 @@ struct StateTranslation: Sendable {
 
     /// ``generatedRegion(named:perDevice:)`` of a name's UTF-8 bytes.
     static func generatedRegion(utf8 bytes: UnsafeBufferPointer<UInt8>, perDevice: Int) -> Int32? {
-        let prefix = "device-".utf8
-        guard bytes.starts(with: prefix) else { return nil }
-        var offset = prefix.count
+        let prefix: StaticString = "device-"
+        let prefixCount = prefix.utf8CodeUnitCount
+        guard bytes.count > prefixCount else { return nil }
+        for index in 0..<prefixCount where bytes[index] != prefix.utf8Start[index] { return nil }
+        var offset = prefixCount
         // A whole number of 1 to 10 digits from `offset`, ended by `stop` (consumed) or, for nil, the name's end.
         func number(endedBy stop: UInt8?) -> Int? {
             var value = 0, digits = 0
