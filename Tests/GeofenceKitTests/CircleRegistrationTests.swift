@@ -54,7 +54,9 @@ import Testing
     /// Events of the same walk stopped halfway, its states saved, and continued by a second monitor that restores
     /// them (``MonitorState/restoreCircle(_:inside:row:)`` for plain circles, `accept` for the general path); the
     /// restored states too, saved again at the end.
-    static func continuedEvents(settings: MonitorSettings, fastPath: Bool) -> (events: [GeofenceEvent], states: [DeviceState]) {
+    static func continuedEvents(
+        settings: MonitorSettings, fastPath: Bool
+    ) -> (events: [GeofenceEvent], states: [DeviceState]) {
         let (regions, samples) = BoundaryClearanceTests.walk(around: (25.03, 12.5), devices: 30, steps: 120, seed: 28)
         let circles = regions.map { $0.map { $0.plainCircle! } }
         func monitor(restoring saved: [DeviceState]?) -> MonitorState {
@@ -64,7 +66,8 @@ import Testing
             }
             return fastPath
                 ? MonitorState(
-                    settings: settings, seed: 5, circles: { $1.append(contentsOf: circles[Int($0)]) }, restored: restored)
+                    settings: settings, seed: 5, circles: { $1.append(contentsOf: circles[Int($0)]) },
+                    restored: restored)
                 : MonitorState(
                     settings: settings, seed: 5, regions: { circles[Int($0)].map { general($0, settings) } },
                     restored: restored)

@@ -21,7 +21,8 @@ import Testing
                failed: ["a", "b\u{1}"], seq: 123_456_789, deliveredUntil: 0,
                chosen: DeviceState.Choice(latitude: 1e-300, longitude: -179.99999999999997, time: 42)),
         Device(name: "", time: 0, latitude: 0, longitude: -0.0, regions: [], failed: ["only"], seq: 1),
-        Device(name: "5", time: 7, latitude: 89.99999999999999, longitude: .leastNonzeroMagnitude, regions: [], failed: [],
+        Device(name: "5", time: 7, latitude: 89.99999999999999, longitude: .leastNonzeroMagnitude, regions: [],
+               failed: [],
                deliveredUntil: -9_007_199_254_740_992),
     ]
 
@@ -101,6 +102,10 @@ import Testing
         #"{"device":"d","time":5,"lat":1,"lon":2,"regions":[{"id":"r","inside":1}],"failed":[]}"#,
         #"{"device":"d","time":5,"lat":1,"lon":2,"regions":[],"failed":[],"chosen":{"lat":1,"lon":200,"time":3}}"#,
         #"{"device":"d\#u{1}","time":5,"lat":1,"lon":2,"regions":[],"failed":[]}"#,
+        #"{"device":"d","time":5,"lat":1,"lon":2,"regions":[{"id":"r\#u{1}","inside":true}],"failed":[]}"#,
+        #"{"device":"d","time":5,"lat":1,"lon":2,"regions":[{"id":"r\x","inside":true}],"failed":[]}"#,
+        #"{"device":"d","time":5,"lat":1,"lon":2,"regions":[],"failed":["f","g\#u{2}"]}"#,
+        #"{"device":"d","time":5,"lat":1,"lon":2,"regions":[],"failed":["f",3]}"#,
         #"{"device":"d","time":5,"lat":1e999,"lon":2,"regions":[],"failed":[]}"#,
     ])
     func aBadLineIsLeftToTheTreeWhichRefusesIt(text: String) {
@@ -114,5 +119,11 @@ import Testing
         line[12] = 0xFF
         #expect(Self.plain(line) == nil)
         #expect(throws: InputError.self) { try Self.general(line) }
+        // In a region's name too.
+        var inRegion = Array(
+            #"{"device":"d","time":5,"lat":1,"lon":2,"regions":[{"id":"r?","inside":true}],"failed":[]}"#.utf8)
+        inRegion[inRegion.firstIndex(of: UInt8(ascii: "?"))!] = 0xFF
+        #expect(Self.plain(inRegion) == nil)
+        #expect(throws: InputError.self) { try Self.general(inRegion) }
     }
 }

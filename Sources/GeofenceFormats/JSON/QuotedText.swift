@@ -84,7 +84,9 @@ extension JSONScanner {
             index &+= 8
         }
         while index < count {
-            guard next.load(fromByteOffset: index, as: UInt8.self) == expected.load(fromByteOffset: index, as: UInt8.self)
+            guard
+                next.load(fromByteOffset: index, as: UInt8.self)
+                    == expected.load(fromByteOffset: index, as: UInt8.self)
             else { return false }
             index &+= 1
         }
