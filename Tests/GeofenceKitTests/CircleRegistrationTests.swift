@@ -84,9 +84,9 @@ import Testing
         return (events, state.exportState())
     }
 
-    /// A restored device's plain circles take their saved sides without a test of their own, and timers where the
-    /// state has them: the same events and states as the general path restoring the same regions, under every
-    /// profile (the hysteresis profiles' saved states hold pending transitions, and dwell by default starts timers).
+    /// A restored device's plain circles take their saved sides without a test of their own, and the general path
+    /// where the state has a timer or the profile dwells by default: the same events and states as the general path
+    /// restoring the same regions, under every profile.
     @Test(arguments: MonitoringProfile.allCases)
     func restoredCirclesRegisterAsTheSameRegionsDo(profile: MonitoringProfile) async throws {
         var settings = profile.settings
