@@ -36,7 +36,7 @@ extension StateSnapshot {
         text.string(profile)
         if let seed {
             text.raw(",\"seed\":")
-            text.bytes.append(contentsOf: String(seed).utf8)
+            text.integer(seed)
         }
         if let partition {
             text.raw(",\"partition\":")
@@ -171,7 +171,7 @@ private struct SnapshotText {
         }
         if device.seq > 0 {
             raw(",\"seq\":")
-            bytes.append(contentsOf: String(device.seq).utf8)
+            integer(device.seq)
         }
         raw("}\n")
     }
@@ -191,8 +191,13 @@ private struct SnapshotText {
     /// Decimal digits, without a string.
     mutating func integer(_ value: Int64) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        integer(value.magnitude)
+    }
+
+    /// Decimal digits, without a string (a seed, an event number).
+    mutating func integer(_ value: UInt64) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            let count = DecimalDigits.write(value.magnitude, at: digits.baseAddress!)
+            let count = DecimalDigits.write(value, at: digits.baseAddress!)
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[..<count]))
         }
     }
